@@ -1,0 +1,138 @@
+//! Command-line flags, as close to what the user types as possible; checked domain values are
+//! built from them in `main.rs`.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+use nimseq::output::Format;
+use nimseq::subtraction::Ruleset;
+use nimseq::subtraction::scan::{DEFAULT_CHUNK_SIZE, Shard};
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "nimseq",
+    version,
+    about = "Exact Sprague-Grundy values of impartial games in bulk, on the GPU and the CPU"
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Subtraction games S = {a,b,c,...}: G(x) = mex{G(x-s)}.
+    #[command(subcommand)]
+    Sub(SubCommand),
+    /// Compare the backends (and a peer program) on the same work, on this machine.
+    #[command(subcommand)]
+    Bench(BenchCommand),
+}
+
+#[derive(Subcommand, Debug)]
+pub enum SubCommand {
+    /// The nim sequence of one set: values, P-positions, certified period and pre-period.
+    Seq(SeqArgs),
+    /// Every triple a < b < c <= C: one row per ruleset with its exact period and pre-period.
+    Scan(ScanArgs),
+}
+
+#[derive(Subcommand, Debug)]
+pub enum BenchCommand {
+    /// Time a triple scan with each backend: rulesets/s, values/s, checksums compared.
+    Sub(BenchSubArgs),
+}
+
+fn parse_ruleset(s: &str) -> Result<Ruleset, String> {
+    s.parse::<Ruleset>().map_err(|e| e.kind.to_string())
+}
+
+#[derive(Args, Debug)]
+pub struct SeqArgs {
+    /// The subtraction set, e.g. 3,8,13 (any finite set of distinct positive integers).
+    #[arg(value_parser = parse_ruleset, allow_hyphen_values = true)]
+    pub set: Ruleset,
+    /// How many values to print.
+    #[arg(long, default_value_t = 40)]
+    pub len: usize,
+    /// Give up if no period is certified within this many values.
+    #[arg(long, default_value_t = 1 << 26)]
+    pub max_len: usize,
+    #[arg(long, value_enum, default_value_t = SeqFormat::Text)]
+    pub format: SeqFormat,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum SeqFormat {
+    Text,
+    Json,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum BackendChoice {
+    /// The GPU if a hardware adapter is found, else the fast CPU path (says which on stderr).
+    Auto,
+    /// The spec's recurrence and period search, one value at a time.
+    Reference,
+    /// Bit-parallel recurrence on all cores.
+    Cpu,
+    /// WGSL compute shader through wgpu.
+    Gpu,
+}
+
+#[derive(Args, Debug)]
+pub struct ScanArgs {
+    /// Largest move c.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(3..=100_000))]
+    pub c_max: u32,
+    #[arg(long, default_value_t = 3)]
+    pub c_min: u32,
+    #[arg(long, default_value_t = 1)]
+    pub a_min: u32,
+    #[arg(long)]
+    pub a_max: Option<u32>,
+    #[arg(long, default_value_t = 2)]
+    pub b_min: u32,
+    #[arg(long)]
+    pub b_max: Option<u32>,
+    /// Only rulesets with gcd(a,b,c) = 1.
+    #[arg(long)]
+    pub primitive: bool,
+    #[arg(long, value_enum, default_value_t = BackendChoice::Auto)]
+    pub backend: BackendChoice,
+    #[arg(long, value_enum, default_value_t = Format::Csv)]
+    pub format: Format,
+    /// Write rows here (resumable) instead of stdout.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Continue an interrupted scan of --out after its last complete chunk.
+    #[arg(long, requires = "out")]
+    pub resume: bool,
+    /// Run the i-th of N contiguous parts (1 <= i <= N); the N files concatenate in order.
+    #[arg(long, default_value = "1/1")]
+    pub shard: Shard,
+    /// Rulesets per chunk: the unit of checkpoints and shards.
+    #[arg(long, default_value_t = DEFAULT_CHUNK_SIZE, value_parser = clap::value_parser!(u64).range(1..))]
+    pub chunk_size: u64,
+    /// Fraction of rows re-checked by the reference backend [default: 0.001 on the GPU, else 0].
+    #[arg(long)]
+    pub verify_sample: Option<f64>,
+}
+
+#[derive(Args, Debug)]
+pub struct BenchSubArgs {
+    /// Largest move c of the scan to time.
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(3..=100_000))]
+    pub c_max: u32,
+    /// A peer program run as `PEER C_MAX`, printing the same checksum line
+    /// (e.g. shared/peers/sub_scan_naive.c built with cc -O2).
+    #[arg(long)]
+    pub peer: Option<PathBuf>,
+    /// Also time the reference backend (slow: about 100 times the fast CPU path).
+    #[arg(long)]
+    pub reference: bool,
+    /// Skip the GPU even if one is found.
+    #[arg(long)]
+    pub no_gpu: bool,
+}

@@ -1,0 +1,214 @@
+//! wgpu plumbing shared by every family: adapter choice, limits, buffers, dispatch, readback.
+//!
+//! One [`GpuContext`] per run; each family builds its pipeline once and reuses it for every
+//! batch. Everything that can fail returns a [`GpuError`] a user can act on; nothing here panics on
+//! a missing or limited adapter.
+
+use std::borrow::Cow;
+
+use wgpu::util::DeviceExt;
+
+/// Set to `1` to make a missing adapter an error in tests instead of a skip (CI sets it).
+pub const REQUIRE_GPU_ENV: &str = "NIMSEQ_REQUIRE_GPU";
+
+/// What can go wrong on the GPU path.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum GpuError {
+    /// No adapter: no driver, or none that wgpu can use.
+    #[error(
+        "no GPU adapter found ({0}); install a Vulkan driver (e.g. mesa-vulkan-drivers) or use --backend cpu"
+    )]
+    NoAdapter(String),
+    #[error("the GPU adapter refused a device: {0}")]
+    Device(#[from] wgpu::RequestDeviceError),
+    /// A shader or pipeline the adapter rejected; a bug in nimseq or an adapter too limited.
+    #[error("the GPU rejected {what}: {message}")]
+    Validation { what: String, message: String },
+    #[error("reading results back from the GPU failed: {0}")]
+    Readback(String),
+    /// One work item needs more memory than a single binding allows.
+    #[error("{what} needs {needed} bytes in one GPU binding, but this adapter allows {limit}")]
+    TooLarge {
+        what: String,
+        needed: u64,
+        limit: u64,
+    },
+}
+
+/// A device and queue with the adapter's real limits.
+pub struct GpuContext {
+    pub device: wgpu::Device,
+    pub queue: wgpu::Queue,
+    pub info: wgpu::AdapterInfo,
+    pub limits: wgpu::Limits,
+}
+
+impl GpuContext {
+    /// Opens the best adapter (`WGPU_BACKEND` and `WGPU_ADAPTER_NAME` choose one), asking for all
+    /// of its limits: the defaults would cap bindings at 128 MiB even on large GPUs.
+    pub fn new() -> Result<Self, GpuError> {
+        pollster::block_on(async {
+            let instance = wgpu::Instance::new(
+                wgpu::InstanceDescriptor::new_without_display_handle_from_env(),
+            );
+            let adapter = instance
+                .request_adapter(&wgpu::RequestAdapterOptions {
+                    power_preference: wgpu::PowerPreference::HighPerformance,
+                    ..Default::default()
+                })
+                .await
+                .map_err(|e| GpuError::NoAdapter(e.to_string()))?;
+            let limits = adapter.limits();
+            let (device, queue) = adapter
+                .request_device(&wgpu::DeviceDescriptor {
+                    label: Some("nimseq"),
+                    required_limits: limits.clone(),
+                    ..Default::default()
+                })
+                .await?;
+            Ok(GpuContext {
+                device,
+                queue,
+                info: adapter.get_info(),
+                limits,
+            })
+        })
+    }
+
+    /// One line naming the adapter, its backend and driver, for logs and benchmarks.
+    pub fn describe(&self) -> String {
+        let i = &self.info;
+        format!(
+            "{} ({:?}, {:?}, driver {} {})",
+            i.name, i.backend, i.device_type, i.driver, i.driver_info
+        )
+    }
+
+    /// The most bytes one storage binding may hold on this adapter.
+    pub fn max_binding_bytes(&self) -> u64 {
+        self.limits
+            .max_storage_buffer_binding_size
+            .min(self.limits.max_buffer_size)
+    }
+
+    /// Compiles a WGSL compute shader with entry point `main`, turning validation failures into
+    /// errors instead of panics.
+    pub fn compute_pipeline(
+        &self,
+        label: &str,
+        source: &str,
+    ) -> Result<wgpu::ComputePipeline, GpuError> {
+        let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
+        let module = self
+            .device
+            .create_shader_module(wgpu::ShaderModuleDescriptor {
+                label: Some(label),
+                source: wgpu::ShaderSource::Wgsl(Cow::Borrowed(source)),
+            });
+        let pipeline = self
+            .device
+            .create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+                label: Some(label),
+                layout: None,
+                module: &module,
+                entry_point: Some("main"),
+                compilation_options: Default::default(),
+                cache: None,
+            });
+        match pollster::block_on(scope.pop()) {
+            None => Ok(pipeline),
+            Some(e) => Err(GpuError::Validation {
+                what: format!("the {label} shader"),
+                // wgpu's report spans many lines; keep the error to one.
+                message: e
+                    .to_string()
+                    .split_whitespace()
+                    .collect::<Vec<_>>()
+                    .join(" "),
+            }),
+        }
+    }
+
+    /// A storage buffer holding `contents`.
+    pub fn buffer_init(
+        &self,
+        label: &str,
+        contents: &[u8],
+        usage: wgpu::BufferUsages,
+    ) -> wgpu::Buffer {
+        self.device
+            .create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                label: Some(label),
+                contents,
+                usage,
+            })
+    }
+
+    /// An uninitialised buffer of `size` bytes.
+    pub fn buffer(&self, label: &str, size: u64, usage: wgpu::BufferUsages) -> wgpu::Buffer {
+        self.device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some(label),
+            size,
+            usage,
+            mapped_at_creation: false,
+        })
+    }
+
+    /// Workgroup counts `(x, y)` covering `invocations` within the per-dimension limit; shaders
+    /// rebuild the index as `gid.y * num_workgroups.x * size + gid.x`.
+    pub fn dispatch_size(&self, invocations: u32, workgroup_size: u32) -> (u32, u32) {
+        let groups = invocations.div_ceil(workgroup_size).max(1);
+        let max = self.limits.max_compute_workgroups_per_dimension.max(1);
+        let y = groups.div_ceil(max);
+        (groups.div_ceil(y), y)
+    }
+
+    /// Runs one compute pass over `bind_group` and copies `output` back to the host.
+    pub fn run_and_read(
+        &self,
+        pipeline: &wgpu::ComputePipeline,
+        bind_group: &wgpu::BindGroup,
+        groups: (u32, u32),
+        output: &wgpu::Buffer,
+    ) -> Result<Vec<u8>, GpuError> {
+        let size = output.size();
+        let staging = self.buffer(
+            "readback",
+            size,
+            wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+        );
+        let mut encoder = self
+            .device
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: None });
+        {
+            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+                label: None,
+                timestamp_writes: None,
+            });
+            pass.set_pipeline(pipeline);
+            pass.set_bind_group(0, bind_group, &[]);
+            pass.dispatch_workgroups(groups.0, groups.1, 1);
+        }
+        encoder.copy_buffer_to_buffer(output, 0, &staging, 0, size);
+        self.queue.submit([encoder.finish()]);
+        let slice = staging.slice(..);
+        let (tx, rx) = std::sync::mpsc::channel();
+        slice.map_async(wgpu::MapMode::Read, move |r| {
+            // The receiver lives until recv below returns.
+            let _ = tx.send(r);
+        });
+        self.device
+            .poll(wgpu::PollType::wait_indefinitely())
+            .map_err(|e| GpuError::Readback(e.to_string()))?;
+        rx.recv()
+            .map_err(|e| GpuError::Readback(e.to_string()))?
+            .map_err(|e| GpuError::Readback(e.to_string()))?;
+        let bytes = slice
+            .get_mapped_range()
+            .map_err(|e| GpuError::Readback(e.to_string()))?
+            .to_vec();
+        staging.unmap();
+        Ok(bytes)
+    }
+}

@@ -1,0 +1,21 @@
+//! nimseq: exact Sprague-Grundy values of impartial games in bulk, on the GPU and the CPU.
+//!
+//! # Brief overview
+//! Each game family has a module holding its reference solver (the raw rules, slow and plain),
+//! a fast CPU path, GPU host code (WGSL in `shaders/`) and its theory. Shared pieces:
+//! [`period`] (certified periods), [`gpu`] (wgpu plumbing), [`output`] (rows and resumable files).
+//!
+//! # Example
+//! The subtraction game `{3, 8, 13}` is purely periodic with period 16 (spec section 2.2):
+//! ```
+//! use nimseq::subtraction::{fast::FastSolver, Ruleset};
+//! let set: Ruleset = "3,8,13".parse().unwrap();
+//! let s = FastSolver::default().solve(&set, 1 << 20).unwrap();
+//! assert_eq!((s.period, s.preperiod), (16, 0));
+//! ```
+
+pub mod bench;
+pub mod gpu;
+pub mod output;
+pub mod period;
+pub mod subtraction;

@@ -1,0 +1,191 @@
+//! The `nimseq` command: parses flags, calls the library, prints. No game logic here.
+
+mod cli;
+
+use std::io::{self, Write};
+use std::process::ExitCode;
+
+use anyhow::{Context, Result, bail};
+use clap::Parser;
+
+use cli::{BackendChoice, BenchCommand, Cli, Command, ScanArgs, SeqArgs, SeqFormat, SubCommand};
+use nimseq::bench::{BenchTable, time_peer, time_scan};
+use nimseq::gpu::GpuContext;
+use nimseq::output::resumable::ResumeError;
+use nimseq::subtraction::gpu::SubtractionGpu;
+use nimseq::subtraction::scan::{Backend, ScanError, ScanJob, ScanOptions};
+use nimseq::subtraction::{TripleFilter, seq};
+
+/// Bad input: the user's to fix; exit code 2.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+struct BadInput(String);
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) if !e.use_stderr() => {
+            // --help and --version.
+            let _ = e.print();
+            return ExitCode::SUCCESS;
+        }
+        Err(e) => {
+            // One line: clap's first line names the flag and the problem.
+            let text = e.render().to_string();
+            eprintln!("{}", text.lines().next().unwrap_or("error: bad arguments"));
+            return ExitCode::from(2);
+        }
+    };
+    match run(cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            if is_broken_pipe(&e) {
+                // `nimseq ... | head` is a normal way to stop.
+                return ExitCode::SUCCESS;
+            }
+            eprintln!("error: {e:#}");
+            ExitCode::from(if is_bad_input(&e) { 2 } else { 1 })
+        }
+    }
+}
+
+fn is_broken_pipe(e: &anyhow::Error) -> bool {
+    e.chain().any(|c| {
+        c.downcast_ref::<io::Error>()
+            .is_some_and(|io| io.kind() == io::ErrorKind::BrokenPipe)
+    })
+}
+
+fn is_bad_input(e: &anyhow::Error) -> bool {
+    e.chain().any(|c| {
+        c.is::<BadInput>()
+            || c.is::<ResumeError>()
+            || matches!(c.downcast_ref::<ScanError>(), Some(ScanError::Output(_)))
+    })
+}
+
+fn run(cli: Cli) -> Result<()> {
+    match cli.command {
+        Command::Sub(SubCommand::Seq(args)) => seq_command(args),
+        Command::Sub(SubCommand::Scan(args)) => scan_command(args),
+        Command::Bench(BenchCommand::Sub(args)) => {
+            let gpu = if args.no_gpu {
+                None
+            } else {
+                match GpuContext::new() {
+                    Ok(ctx) => Some(ctx),
+                    Err(e) => {
+                        eprintln!("no GPU timed: {e}");
+                        None
+                    }
+                }
+            };
+            eprintln!("timing a scan of every triple with c <= {}", args.c_max);
+            let mut rows = Vec::new();
+            if let Some(peer) = &args.peer {
+                rows.push(time_peer(peer, args.c_max).context("running the peer")?);
+            }
+            if args.reference {
+                rows.push(time_scan(args.c_max, &Backend::Reference, "reference")?);
+            }
+            let threads = rayon::current_num_threads();
+            rows.push(time_scan(
+                args.c_max,
+                &Backend::Cpu,
+                &format!("cpu ({threads} threads)"),
+            )?);
+            if let Some(ctx) = &gpu {
+                let backend = Backend::Gpu(SubtractionGpu::new(ctx)?);
+                rows.push(time_scan(
+                    args.c_max,
+                    &backend,
+                    &format!("gpu {}", ctx.info.name),
+                )?);
+                println!("gpu: {}", ctx.describe());
+            }
+            println!("{}", BenchTable(rows));
+            Ok(())
+        }
+    }
+}
+
+fn seq_command(args: SeqArgs) -> Result<()> {
+    let report = seq::describe(&args.set, args.len, args.max_len)?;
+    let mut out = io::stdout().lock();
+    match args.format {
+        SeqFormat::Text => writeln!(out, "{report}")?,
+        SeqFormat::Json => {
+            serde_json::to_writer_pretty(&mut out, &report)?;
+            writeln!(out)?;
+        }
+    }
+    Ok(())
+}
+
+fn scan_command(args: ScanArgs) -> Result<()> {
+    if args.c_min > args.c_max {
+        bail!(BadInput(format!(
+            "--c-min {} is above --c-max {}: no triple to scan",
+            args.c_min, args.c_max
+        )));
+    }
+    if let Some(f) = args.verify_sample
+        && !(0.0..=1.0).contains(&f)
+    {
+        bail!(BadInput(format!(
+            "--verify-sample {f} is not a fraction between 0 and 1"
+        )));
+    }
+    let opts = ScanOptions {
+        filter: TripleFilter {
+            c_min: args.c_min,
+            c_max: args.c_max,
+            a_min: args.a_min,
+            a_max: args.a_max,
+            b_min: args.b_min,
+            b_max: args.b_max,
+            primitive: args.primitive,
+        },
+        chunk_size: args.chunk_size,
+        shard: args.shard,
+        format: args.format,
+        out: args.out,
+        resume: args.resume,
+        verify_sample: args.verify_sample,
+    };
+    // Open (or resume) the output before choosing a backend: bad paths fail before any work.
+    let job = ScanJob::open(&opts)?;
+    let ctx;
+    let backend = match args.backend {
+        BackendChoice::Reference => Backend::Reference,
+        BackendChoice::Cpu => Backend::Cpu,
+        BackendChoice::Gpu => {
+            ctx = GpuContext::new()?;
+            eprintln!("backend: gpu, {}", ctx.describe());
+            Backend::Gpu(SubtractionGpu::new(&ctx)?)
+        }
+        BackendChoice::Auto => match GpuContext::new() {
+            Ok(found) if found.info.device_type != wgpu::DeviceType::Cpu => {
+                ctx = found;
+                eprintln!("backend: gpu, {}", ctx.describe());
+                Backend::Gpu(SubtractionGpu::new(&ctx)?)
+            }
+            Ok(found) => {
+                eprintln!(
+                    "backend: cpu ({} is a software adapter, slower than the CPU path)",
+                    found.info.name
+                );
+                Backend::Cpu
+            }
+            Err(e) => {
+                eprintln!("backend: cpu ({e})");
+                Backend::Cpu
+            }
+        },
+    };
+    // Stdout is line-buffered: one write per row would cost a system call each.
+    let mut stdout = io::BufWriter::with_capacity(1 << 20, io::stdout().lock());
+    let summary = job.run(&backend, &mut stdout)?;
+    eprintln!("{summary}");
+    Ok(())
+}

@@ -1,0 +1,235 @@
+//! Exact eventual period and pre-period of a sequence from a finite prefix, with a certificate.
+//!
+//! # The certificate (spec `subtraction-theory.md` section 3.1)
+//! If a sequence is determined, from some index on, by the `window` values before each index
+//! (for a subtraction game: `window = max S`), then `s(x + p) = s(x)` for all `x` in
+//! `[q, q + window)` implies `s(x + p) = s(x)` for every `x >= q`. So a prefix of length `L`
+//! proves the period `p` as soon as the top `window` values match the ones `p` earlier.
+//!
+//! # Why the answer is the least one
+//! * The pre-period `q` does not depend on which eventual period is used, and the least period
+//!   divides every eventual period.
+//! * If any `p'` matches the top window of a prefix, the least period `p* | p'` matches it too, since
+//!   `q <= L - window - p' <= L - window - p*`. So after one match, the least matching divisor of
+//!   `p'` is the least period, whatever the candidates were.
+//!
+//! A candidate list therefore only decides how soon a period is found, never which one: a wrong
+//! candidate is rejected by the comparison, and a full search over every `p` is the fallback.
+
+use serde::Serialize;
+
+/// A sequence prefix that can be compared with itself shifted.
+pub trait ShiftCompare {
+    /// Number of known values.
+    fn known_len(&self) -> usize;
+
+    /// The largest `x` in `[lo, hi)` with `s(x) != s(x + shift)`, or `None`.
+    /// Callers guarantee `lo <= hi` and `hi + shift <= self.known_len()`.
+    fn last_mismatch(&self, lo: usize, hi: usize, shift: usize) -> Option<usize>;
+
+    /// Some `x` in `[lo, hi)` with `s(x) != s(x + shift)` found by comparing a cheap part of each
+    /// value (for bit planes, one plane). `None` proves nothing. By default nothing is cheaper.
+    fn quick_mismatch(&self, _lo: usize, _hi: usize, _shift: usize) -> Option<usize> {
+        None
+    }
+}
+
+impl<T: PartialEq> ShiftCompare for [T] {
+    fn known_len(&self) -> usize {
+        self.len()
+    }
+
+    fn last_mismatch(&self, lo: usize, hi: usize, shift: usize) -> Option<usize> {
+        (lo..hi).rev().find(|&x| self[x] != self[x + shift])
+    }
+}
+
+/// Eventual behaviour: `s(x + period) = s(x)` for every `x >= preperiod`, both least.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct Period {
+    pub period: usize,
+    pub preperiod: usize,
+}
+
+impl Period {
+    /// The window `[preperiod, preperiod + window)` whose match proves the period.
+    pub fn certificate(&self, window: usize) -> (usize, usize) {
+        (self.preperiod, self.preperiod + window)
+    }
+}
+
+/// Whether the top `window` values match those `p` earlier: then `p` is an eventual period.
+fn top_window_matches<S: ShiftCompare + ?Sized>(seq: &S, window: usize, p: usize) -> bool {
+    let len = seq.known_len();
+    p >= 1 && p + window <= len && seq.last_mismatch(len - p - window, len - p, p).is_none()
+}
+
+/// Watches one candidate period `p` while a sequence grows, proving it (and so the pre-period)
+/// as soon as the top `window` values repeat `p` earlier.
+///
+/// Invariant: `s(x) = s(x + p)` for every `x` in `[clean_lo, checked_hi)`, and `clean_lo` is 0 or
+/// one past a mismatch. Each check scans only the new part `[checked_hi, len - p)`, top down and
+/// first cheaply ([`ShiftCompare::quick_mismatch`]), so a wrong `p` costs about one cheap
+/// comparison per check and a right one one pass over the sequence.
+/// Once `checked_hi - clean_lo >= window`, `p` is an eventual period and `clean_lo` is exactly the
+/// pre-period (the last mismatch below the proved range is the last one of all).
+#[derive(Clone, Copy, Debug)]
+pub struct CandidateWatch {
+    pub p: usize,
+    clean_lo: usize,
+    checked_hi: usize,
+    /// Length below which no proof is possible.
+    next_check: usize,
+}
+
+impl CandidateWatch {
+    pub fn new(p: usize, window: usize) -> Self {
+        CandidateWatch {
+            p,
+            clean_lo: 0,
+            checked_hi: 0,
+            next_check: p + window,
+        }
+    }
+
+    /// The least period and the pre-period, once the prefix `seq` proves `p`.
+    pub fn check<S: ShiftCompare + ?Sized>(&mut self, seq: &S, window: usize) -> Option<Period> {
+        let len = seq.known_len();
+        if len < self.next_check {
+            return None;
+        }
+        let hi = len - self.p;
+        if let Some(x) = seq.quick_mismatch(self.checked_hi, hi, self.p) {
+            // Beyond x nothing is known yet: check from there next time.
+            self.clean_lo = x + 1;
+            self.checked_hi = x + 1;
+        } else {
+            if let Some(x) = seq.last_mismatch(self.checked_hi, hi, self.p) {
+                self.clean_lo = x + 1;
+            }
+            self.checked_hi = hi;
+        }
+        if self.checked_hi - self.clean_lo < window {
+            self.next_check = self.clean_lo + window + self.p;
+            return None;
+        }
+        let period = least_matching_divisor(self.p, |d| top_window_matches(seq, window, d));
+        Some(Period {
+            period,
+            preperiod: self.clean_lo,
+        })
+    }
+}
+
+/// Certified least period and pre-period of the prefix `seq`, or `None` if the prefix is too
+/// short to prove any period (then extend it and call again).
+///
+/// `candidates` are tried first, each at the cost of one window comparison; `full_search` then
+/// tries every `p`. The result never depends on the candidates (see the module docs): with
+/// `full_search` it is `Some` exactly when `len >= q* + p* + window`.
+pub fn certify<S: ShiftCompare + ?Sized>(
+    seq: &S,
+    window: usize,
+    candidates: impl IntoIterator<Item = usize>,
+    full_search: bool,
+) -> Option<Period> {
+    let len = seq.known_len();
+    let matches = |p: usize| top_window_matches(seq, window, p);
+    let found = candidates.into_iter().find(|&p| matches(p)).or_else(|| {
+        if full_search {
+            (1..=len.saturating_sub(window)).find(|&p| matches(p))
+        } else {
+            None
+        }
+    })?;
+    let period = least_matching_divisor(found, matches);
+    let preperiod = seq
+        .last_mismatch(0, len - period, period)
+        .map_or(0, |x| x + 1);
+    Some(Period { period, preperiod })
+}
+
+/// The least divisor of `p` that `matches`, given that `p` matches and that the matching divisors
+/// are exactly the multiples of one of them (true of periods: they are the multiples of the least
+/// period). Divides out one prime at a time while the quotient still matches.
+pub fn least_matching_divisor(p: usize, matches: impl Fn(usize) -> bool) -> usize {
+    let mut d = p;
+    let mut rest = p;
+    let mut r = 2;
+    while rest > 1 {
+        if r * r > rest {
+            r = rest; // `rest` is prime
+        }
+        if rest.is_multiple_of(r) {
+            while rest.is_multiple_of(r) {
+                rest /= r;
+            }
+            while d.is_multiple_of(r) && matches(d / r) {
+                d /= r;
+            }
+        }
+        r += 1;
+    }
+    d
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn least_divisor_among_multiples() {
+        for least in 1..40 {
+            for k in 1..12 {
+                let p = least * k;
+                assert_eq!(least_matching_divisor(p, |d| d % least == 0), least, "{p}");
+            }
+        }
+    }
+
+    #[test]
+    fn finds_least_period_and_preperiod() {
+        // 5 junk values, then (0 1 2) repeated; window 3.
+        let mut s = vec![9u8, 9, 9, 9, 9];
+        s.extend([0, 1, 2].iter().cycle().take(30));
+        let p = certify(&s[..], 3, [], true).unwrap();
+        assert_eq!((p.period, p.preperiod), (3, 5));
+        // A multiple as candidate reduces to the least period.
+        assert_eq!(certify(&s[..], 3, [12], false), Some(p));
+        // A wrong candidate alone finds nothing, and a short prefix proves nothing.
+        assert_eq!(certify(&s[..], 3, [4], false), None);
+        assert_eq!(certify(&s[..9], 3, [], true), None);
+    }
+
+    #[test]
+    fn watch_proves_as_the_sequence_grows() {
+        let mut s = vec![9u8, 9, 9, 9, 9];
+        s.extend([0, 1, 2].iter().cycle().take(30));
+        let mut watch = CandidateWatch::new(6, 3);
+        let proved: Vec<Option<Period>> = (1..=s.len()).map(|n| watch.check(&s[..n], 3)).collect();
+        // Proved first at length q + P + window = 5 + 6 + 3, with the least period 3.
+        assert!(proved[..13].iter().all(Option::is_none));
+        assert_eq!(
+            proved[13],
+            Some(Period {
+                period: 3,
+                preperiod: 5
+            })
+        );
+        assert_eq!(proved[13], certify(&s[..14], 3, [], true));
+    }
+
+    #[test]
+    fn needs_the_whole_window() {
+        // Period 4 from 0, but the window is 6: L = 10 is enough, L = 9 is not.
+        let s: Vec<u8> = [1, 2, 3, 4].iter().cycle().take(10).copied().collect();
+        assert_eq!(
+            certify(&s[..], 6, [], true),
+            Some(Period {
+                period: 4,
+                preperiod: 0
+            })
+        );
+        assert_eq!(certify(&s[..9], 6, [], true), None);
+    }
+}

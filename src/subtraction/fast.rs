@@ -1,0 +1,157 @@
+//! The fast CPU backend: bit-plane sequences, candidate periods first, stop at the first
+//! certified period.
+//!
+//! Each ruleset pays only for its own length. For a few candidate periods `P` (the pair sums
+//! `s_i + s_j`: by Ward's conjecture, spec section 4 item 5, the nim period divides one of them,
+//! true for every triple with `c <= 250`; and for the additive triple `c = a + b` the period of
+//! Theorem 34) a [`CandidateWatch`] compares new values with those `P` earlier, so the moment the
+//! top `c` values repeat is seen within one word of 64 values, and the pre-period with it.
+//! Candidates are only hints: a period counts only once the window comparison proves it, and the
+//! least period is then the least divisor that matches ([`crate::period`]). A full search over every `p` runs from a length on (for triples the
+//! empirical envelope `c^2/2 + c + 64` of spec section 3.2, else `4c + 64`) and at every doubling
+//! after, so a ruleset that breaks every hint is still solved exactly, only later.
+
+use rayon::prelude::*;
+
+use super::planes::{Moves, Planes};
+use super::ruleset::Ruleset;
+use super::solution::{NotCertified, Solution};
+use super::theory;
+use super::triple::Triple;
+use crate::period::{CandidateWatch, certify};
+
+/// A reusable workspace: one per thread.
+#[derive(Default)]
+pub struct FastSolver {
+    planes: Planes,
+    candidates: Vec<usize>,
+    watches: Vec<CandidateWatch>,
+}
+
+/// Sets with more moves than this get no candidate periods, only the full search.
+const MAX_TRACKED_MOVES: usize = 8;
+
+impl FastSolver {
+    /// Solves any subtraction set, looking at no more than about `max_len` values.
+    pub fn solve(&mut self, set: &Ruleset, max_len: usize) -> Result<Solution, NotCertified> {
+        let moves = set.moves();
+        self.solve_moves(moves, max_len)
+            .ok_or_else(|| NotCertified {
+                set: set.clone(),
+                len: self.planes.known_len(),
+            })
+    }
+
+    /// Solves the triple `{a, b, c}` without allocating.
+    pub fn solve_triple(&mut self, t: Triple, max_len: usize) -> Result<Solution, NotCertified> {
+        self.solve_moves(&[t.a, t.b, t.c], max_len)
+            .ok_or_else(|| NotCertified {
+                set: t.ruleset(),
+                len: self.planes.known_len(),
+            })
+    }
+
+    /// The sequence computed by the last solve, for printing values.
+    pub fn planes(&self) -> &Planes {
+        &self.planes
+    }
+
+    /// Extends the last solved sequence to at least `len` values.
+    pub fn extend(&mut self, set: &Ruleset, len: usize) {
+        self.planes.extend(set.moves(), len);
+    }
+
+    fn solve_moves<M: Moves>(&mut self, moves: M, max_len: usize) -> Option<Solution> {
+        let slice = moves.as_slice();
+        let c = *slice.last().expect("non-empty set") as usize;
+        self.set_candidates(slice);
+        self.watches.clear();
+        self.watches
+            .extend(self.candidates.iter().map(|&p| CandidateWatch::new(p, c)));
+        self.planes.reset(slice.len(), c);
+        let mut full_search_at = if slice.len() == 3 {
+            c * c / 2 + c + 64
+        } else {
+            4 * c + 64
+        };
+        loop {
+            self.planes.push_word(moves);
+            let len = self.planes.known_len();
+            let planes = &self.planes;
+            let mut proved = self.watches.iter_mut().find_map(|w| w.check(planes, c));
+            if len >= full_search_at {
+                full_search_at = 2 * len;
+                proved = proved.or_else(|| certify(planes, c, [], true));
+            }
+            if let Some(nim) = proved {
+                let outcome = certify(&planes.outcomes(), c, [nim.period], false)
+                    .expect("a nim period is an outcome period, proved by the same window");
+                return Some(Solution {
+                    period: nim.period,
+                    preperiod: nim.preperiod,
+                    outcome_period: outcome.period,
+                    outcome_preperiod: outcome.preperiod,
+                    checked_len: len,
+                });
+            }
+            if len >= max_len {
+                return None;
+            }
+        }
+    }
+
+    /// Pair sums of distinct moves, plus the additive period for `c = a + b`; none for sets of
+    /// more than `MAX_TRACKED_MOVES` moves, where tracking would cost more than it saves.
+    fn set_candidates(&mut self, moves: &[u32]) {
+        self.candidates.clear();
+        if moves.len() > MAX_TRACKED_MOVES {
+            return;
+        }
+        for (i, &s) in moves.iter().enumerate() {
+            for &t in &moves[i + 1..] {
+                self.candidates.push((s + t) as usize);
+            }
+        }
+        if let &[a, b, c] = moves {
+            if c == a + b {
+                self.candidates
+                    .push(theory::additive_period(a as usize, b as usize));
+            }
+        }
+        self.candidates.sort_unstable();
+        self.candidates.dedup();
+    }
+}
+
+/// Solves many triples on all cores, in input order.
+pub fn solve_triples(
+    triples: &[Triple],
+    max_len: impl Fn(Triple) -> usize + Sync,
+) -> Vec<Result<Solution, NotCertified>> {
+    triples
+        .par_iter()
+        .with_min_len(64)
+        .map_init(FastSolver::default, |solver, &t| {
+            solver.solve_triple(t, max_len(t))
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::subtraction::reference;
+
+    #[test]
+    fn matches_the_reference_on_small_sets() {
+        let mut solver = FastSolver::default();
+        for text in [
+            "1", "2", "1,2", "2,6", "3,8,13", "3,8,11", "2,4,6", "1,3,5", "4,7,13", "3,5,9,20",
+        ] {
+            let set: Ruleset = text.parse().unwrap();
+            let fast = solver.solve(&set, 1 << 22).unwrap();
+            let slow = reference::solve(&set, 1 << 22).unwrap();
+            assert_eq!(fast.key(), slow.key(), "{set}");
+        }
+    }
+}

@@ -1,0 +1,345 @@
+//! The scan driver: every triple of a [`TripleFilter`], in fixed chunks, through one backend,
+//! rows streamed in scan order to CSV or JSON lines, with a checkpoint after each chunk.
+//!
+//! Chunks are numbered in scan order and never depend on the backend, so a run can be resumed
+//! with another backend, and `--shard i/N` (a contiguous `1/N` of the chunks) gives files that
+//! concatenate, shard 1 first, to the full result (only shard 1 writes the CSV header).
+
+use std::fmt;
+use std::hash::BuildHasher;
+use std::io::{self, Write};
+use std::path::PathBuf;
+use std::str::FromStr;
+
+use rayon::prelude::*;
+use serde::Serialize;
+
+use super::gpu::{SubtractionGpu, long_cap};
+use super::solution::{NotCertified, Solution};
+use super::summary::ScanSummary;
+use super::triple::{Triple, TripleFilter};
+use super::{fast, reference};
+use crate::gpu::GpuError;
+use crate::output::resumable::{ResumableFile, ResumeError};
+use crate::output::{Format, Row, progress_bar};
+
+/// Which part of a scan this run does: the `index`-th (1-based) of `count` contiguous parts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Shard {
+    pub index: u64,
+    pub count: u64,
+}
+
+impl Shard {
+    pub const WHOLE: Shard = Shard { index: 1, count: 1 };
+
+    /// Chunks `[first, end)` of `chunks` that belong to this shard.
+    pub fn chunks(self, chunks: u64) -> (u64, u64) {
+        (
+            (self.index - 1) * chunks / self.count,
+            self.index * chunks / self.count,
+        )
+    }
+}
+
+impl FromStr for Shard {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let bad = || format!("invalid shard '{s}': expected i/N with 1 <= i <= N, e.g. 2/8");
+        let (i, n) = s.split_once('/').ok_or_else(bad)?;
+        let (index, count) = (
+            i.trim().parse::<u64>().map_err(|_| bad())?,
+            n.trim().parse::<u64>().map_err(|_| bad())?,
+        );
+        if index == 0 || count == 0 || index > count {
+            return Err(bad());
+        }
+        Ok(Shard { index, count })
+    }
+}
+
+impl fmt::Display for Shard {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}/{}", self.index, self.count)
+    }
+}
+
+/// One row of a scan's output.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct ScanRow {
+    pub a: u32,
+    pub b: u32,
+    pub c: u32,
+    pub period: usize,
+    pub preperiod: usize,
+    pub outcome_period: usize,
+    pub outcome_preperiod: usize,
+}
+
+impl Row for ScanRow {
+    const CSV_HEADER: &'static str = "a,b,c,period,preperiod,outcome_period,outcome_preperiod";
+
+    fn write_csv(&self, w: &mut dyn Write) -> io::Result<()> {
+        writeln!(
+            w,
+            "{},{},{},{},{},{},{}",
+            self.a,
+            self.b,
+            self.c,
+            self.period,
+            self.preperiod,
+            self.outcome_period,
+            self.outcome_preperiod
+        )
+    }
+}
+
+impl ScanRow {
+    fn new(t: Triple, s: &Solution) -> Self {
+        ScanRow {
+            a: t.a,
+            b: t.b,
+            c: t.c,
+            period: s.period,
+            preperiod: s.preperiod,
+            outcome_period: s.outcome_period,
+            outcome_preperiod: s.outcome_preperiod,
+        }
+    }
+}
+
+/// The three ways to solve a chunk of triples; all give the same rows.
+pub enum Backend<'a> {
+    Reference,
+    Cpu,
+    Gpu(SubtractionGpu<'a>),
+}
+
+impl Backend<'_> {
+    pub fn name(&self) -> &'static str {
+        match self {
+            Backend::Reference => "reference",
+            Backend::Cpu => "cpu",
+            Backend::Gpu(_) => "gpu",
+        }
+    }
+
+    /// Fraction of rows a scan re-checks with the reference unless told otherwise: the GPU path
+    /// runs on drivers nimseq does not control, so a small sample is always checked there.
+    pub fn default_verify_sample(&self) -> f64 {
+        match self {
+            Backend::Gpu(_) => 0.001,
+            _ => 0.0,
+        }
+    }
+
+    /// Solves `triples` exactly, in order.
+    pub fn solve(&self, triples: &[Triple]) -> Result<Vec<Solution>, ScanError> {
+        let results = match self {
+            Backend::Reference => triples
+                .par_iter()
+                .map(|t| reference::solve(&t.ruleset(), long_cap(t.c)))
+                .collect(),
+            Backend::Cpu => fast::solve_triples(triples, |t| long_cap(t.c)),
+            Backend::Gpu(gpu) => gpu.solve(triples)?,
+        };
+        Ok(results.into_iter().collect::<Result<_, _>>()?)
+    }
+}
+
+/// Everything that can stop a scan.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ScanError {
+    #[error(transparent)]
+    Output(#[from] ResumeError),
+    #[error("writing results failed: {0}")]
+    Io(#[from] io::Error),
+    #[error(transparent)]
+    NotCertified(#[from] NotCertified),
+    #[error(transparent)]
+    Gpu(#[from] GpuError),
+    /// A fast backend disagreed with the reference on a sampled ruleset: a bug, never ignored.
+    #[error(
+        "the {backend} backend disagrees with the reference on {set}: (p, q, p0, q0) = {got:?}, reference {want:?}"
+    )]
+    Mismatch {
+        backend: &'static str,
+        set: String,
+        got: [usize; 4],
+        want: [usize; 4],
+    },
+}
+
+/// What a scan does, beyond the backend.
+#[derive(Clone, Debug, Serialize)]
+pub struct ScanOptions {
+    pub filter: TripleFilter,
+    /// Triples per chunk: the unit of checkpoints and shards.
+    pub chunk_size: u64,
+    pub shard: Shard,
+    pub format: Format,
+    #[serde(skip)]
+    pub out: Option<PathBuf>,
+    #[serde(skip)]
+    pub resume: bool,
+    /// Fraction of rows re-solved by the reference backend; `None`: the backend's default.
+    #[serde(skip)]
+    pub verify_sample: Option<f64>,
+}
+
+/// Default chunk size: large enough to fill a big GPU, small enough to checkpoint often.
+pub const DEFAULT_CHUNK_SIZE: u64 = 1 << 18;
+
+/// A scan ready to run: its chunks counted and its output opened (and resumed).
+pub struct ScanJob<'o> {
+    opts: &'o ScanOptions,
+    total: u64,
+    /// Chunks `[next, end)` remain.
+    next: u64,
+    end: u64,
+    file: Option<ResumableFile>,
+    summary: ScanSummary,
+}
+
+impl<'o> ScanJob<'o> {
+    /// Counts the work and opens `opts.out`, resuming it if asked: every error here is the
+    /// user's to fix, and nothing has been computed yet.
+    pub fn open(opts: &'o ScanOptions) -> Result<Self, ScanError> {
+        let total = opts.filter.triples().count() as u64;
+        let (first, end) = opts.shard.chunks(total.div_ceil(opts.chunk_size.max(1)));
+        let job = serde_json::to_string(opts).expect("options serialise");
+        let mut scan = ScanJob {
+            opts,
+            total,
+            next: first,
+            end,
+            file: None,
+            summary: ScanSummary::default(),
+        };
+        if let Some(path) = &opts.out {
+            let (file, checkpoint) = ResumableFile::open::<ScanSummary>(path, &job, opts.resume)?;
+            if let Some(c) = checkpoint {
+                scan.next = c.next_chunk.max(first);
+                scan.summary = c.state.unwrap_or_default();
+            }
+            scan.file = Some(file);
+        }
+        Ok(scan)
+    }
+
+    /// Runs the remaining chunks on `backend`, rows to the file or to `stdout`; returns the
+    /// totals of every row of this shard, resumed ones included.
+    pub fn run(
+        mut self,
+        backend: &Backend<'_>,
+        stdout: &mut dyn Write,
+    ) -> Result<ScanSummary, ScanError> {
+        let opts = self.opts;
+        let cs = opts.chunk_size.max(1);
+        let first = opts.shard.chunks(self.total.div_ceil(cs)).0;
+        if self.next == 0 {
+            let sink: &mut dyn Write = match &mut self.file {
+                Some(f) => f.writer(),
+                None => stdout,
+            };
+            opts.format.write_header(sink, ScanRow::CSV_HEADER)?;
+        }
+        let bar = progress_bar((self.end * cs).min(self.total) - first * cs, "rulesets");
+        bar.set_position((self.next - first) * cs);
+        let sampler = std::collections::hash_map::RandomState::new();
+        let mut triples = opts.filter.triples().skip((self.next * cs) as usize);
+        let mut chunk = Vec::with_capacity(cs as usize);
+        for k in self.next..self.end {
+            chunk.clear();
+            chunk.extend(triples.by_ref().take(cs as usize));
+            let solutions = backend.solve(&chunk)?;
+            let fraction = opts
+                .verify_sample
+                .unwrap_or(backend.default_verify_sample());
+            if !matches!(backend, Backend::Reference) {
+                verify_sample(backend.name(), &chunk, &solutions, fraction, &sampler)?;
+            }
+            let sink: &mut dyn Write = match &mut self.file {
+                Some(f) => f.writer(),
+                None => stdout,
+            };
+            for (&t, s) in chunk.iter().zip(&solutions) {
+                opts.format.write_row(sink, &ScanRow::new(t, s))?;
+                self.summary.add(t, s);
+            }
+            if let Some(f) = &mut self.file {
+                f.commit(k + 1, &self.summary, k + 1 == self.end)?;
+            }
+            bar.inc(chunk.len() as u64);
+        }
+        match &mut self.file {
+            Some(f) => f.commit(self.end, &self.summary, true)?,
+            None => stdout.flush()?,
+        }
+        bar.finish_and_clear();
+        Ok(self.summary)
+    }
+}
+
+/// Opens and runs a scan in one step.
+pub fn run_scan(
+    opts: &ScanOptions,
+    backend: &Backend<'_>,
+    stdout: &mut dyn Write,
+) -> Result<ScanSummary, ScanError> {
+    ScanJob::open(opts)?.run(backend, stdout)
+}
+
+/// Re-solves a random `fraction` of `triples` with the reference and compares.
+fn verify_sample(
+    backend: &'static str,
+    triples: &[Triple],
+    solutions: &[Solution],
+    fraction: f64,
+    sampler: &(impl BuildHasher + Sync),
+) -> Result<(), ScanError> {
+    if fraction <= 0.0 {
+        return Ok(());
+    }
+    let threshold = if fraction >= 1.0 {
+        u64::MAX
+    } else {
+        (fraction * u64::MAX as f64) as u64
+    };
+    triples
+        .par_iter()
+        .zip(solutions)
+        .filter(|(t, _)| sampler.hash_one((t.a, t.b, t.c)) <= threshold)
+        .try_for_each(|(t, got)| {
+            let want = reference::solve(&t.ruleset(), long_cap(t.c))?;
+            if want.key() == got.key() {
+                Ok(())
+            } else {
+                Err(ScanError::Mismatch {
+                    backend,
+                    set: t.ruleset().to_string(),
+                    got: got.key(),
+                    want: want.key(),
+                })
+            }
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shards_split_chunks_contiguously() {
+        let parts: Vec<(u64, u64)> = (1..=3)
+            .map(|i| Shard { index: i, count: 3 }.chunks(10))
+            .collect();
+        assert_eq!(parts, vec![(0, 3), (3, 6), (6, 10)]);
+        assert!("3/2".parse::<Shard>().is_err());
+        assert!("0/2".parse::<Shard>().is_err());
+        assert!("x".parse::<Shard>().is_err());
+        assert_eq!("2/8".parse::<Shard>(), Ok(Shard { index: 2, count: 8 }));
+    }
+}

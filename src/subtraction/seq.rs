@@ -1,0 +1,138 @@
+//! One ruleset in full: values, P-positions, certified period and the window that proves it.
+
+use std::fmt;
+
+use serde::Serialize;
+
+use super::fast::FastSolver;
+use super::ruleset::Ruleset;
+use super::solution::NotCertified;
+
+/// Everything `nimseq sub seq` shows.
+#[derive(Clone, Debug, Serialize)]
+pub struct SeqReport {
+    pub set: String,
+    /// `G(0), ..., G(len - 1)`.
+    pub values: Vec<u32>,
+    /// P-positions (`G(x) = 0`) among those values.
+    pub p_positions: Vec<usize>,
+    pub period: usize,
+    pub preperiod: usize,
+    pub outcome_period: usize,
+    pub outcome_preperiod: usize,
+    /// `G(q), ..., G(q + p - 1)`.
+    pub period_word: Vec<u32>,
+    pub certificate: Certificate,
+}
+
+/// `G(x + period) = G(x)` was checked for `x` in `[from, to)` within `G(0..checked_len)`; from
+/// `max S` on every move is legal, so this window proves it for all `x >= from` (spec 3.1).
+#[derive(Clone, Debug, Serialize)]
+pub struct Certificate {
+    pub from: usize,
+    pub to: usize,
+    pub checked_len: usize,
+}
+
+/// Solves `set` and collects its first `len` values.
+pub fn describe(set: &Ruleset, len: usize, max_len: usize) -> Result<SeqReport, NotCertified> {
+    let mut solver = FastSolver::default();
+    let s = solver.solve(set, max_len)?;
+    solver.extend(set, len.max(s.preperiod + s.period));
+    let planes = solver.planes();
+    let values: Vec<u32> = (0..len).map(|x| planes.value(x)).collect();
+    let window = set.max_move() as usize;
+    Ok(SeqReport {
+        set: set.to_string(),
+        p_positions: (0..len).filter(|&x| values[x] == 0).collect(),
+        values,
+        period: s.period,
+        preperiod: s.preperiod,
+        outcome_period: s.outcome_period,
+        outcome_preperiod: s.outcome_preperiod,
+        period_word: (s.preperiod..s.preperiod + s.period)
+            .map(|x| planes.value(x))
+            .collect(),
+        certificate: Certificate {
+            from: s.preperiod,
+            to: s.preperiod + window,
+            checked_len: s.checked_len,
+        },
+    })
+}
+
+/// Values as digits when all are below 10, else comma-separated.
+fn word(values: &[u32]) -> String {
+    if values.iter().all(|&v| v < 10) {
+        values.iter().map(|v| v.to_string()).collect()
+    } else {
+        values
+            .iter()
+            .map(u32::to_string)
+            .collect::<Vec<_>>()
+            .join(",")
+    }
+}
+
+/// Longest period word printed in full in the text report (JSON always has all of it).
+const WORD_SHOWN: usize = 200;
+
+impl fmt::Display for SeqReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (p, q) = (self.period, self.preperiod);
+        writeln!(f, "set          {}", self.set)?;
+        writeln!(
+            f,
+            "values       G(0..{}) = {}",
+            self.values.len(),
+            word(&self.values)
+        )?;
+        let ps: Vec<String> = self.p_positions.iter().map(usize::to_string).collect();
+        writeln!(
+            f,
+            "P-positions  {} (below {})",
+            ps.join(" "),
+            self.values.len()
+        )?;
+        let kind = if q == 0 {
+            "purely periodic"
+        } else {
+            "pre-periodic"
+        };
+        writeln!(f, "period       {p}, pre-period {q} ({kind})")?;
+        let shown = &self.period_word[..p.min(WORD_SHOWN)];
+        let more = if p > WORD_SHOWN {
+            format!(" ... ({} more; --format json has all)", p - WORD_SHOWN)
+        } else {
+            String::new()
+        };
+        writeln!(f, "one period   G({q}..{}) = {}{more}", q + p, word(shown))?;
+        writeln!(
+            f,
+            "outcomes     period {}, pre-period {} (P-positions only)",
+            self.outcome_period, self.outcome_preperiod
+        )?;
+        let c = &self.certificate;
+        write!(
+            f,
+            "certificate  G(x+{p}) = G(x) for x in [{}, {}), checked within G(0..{}); every move is legal from x = max S on, so this window proves it for all x >= {}",
+            c.from, c.to, c.checked_len, c.from
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn report_for_3_8_13() {
+        let set: Ruleset = "3,8,13".parse().unwrap();
+        let r = describe(&set, 20, 1 << 20).unwrap();
+        assert_eq!(word(&r.period_word), "0001110021100211");
+        assert_eq!(r.p_positions, vec![0, 1, 2, 6, 7, 11, 12, 16, 17, 18]);
+        let text = r.to_string();
+        assert!(text.contains("period       16, pre-period 0 (purely periodic)"));
+        assert!(text.contains("[0, 13)"));
+    }
+}

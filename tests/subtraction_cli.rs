@@ -1,0 +1,312 @@
+//! `nimseq sub ...` as a user runs it: output, checksums, resume, shards, bad input.
+
+use std::fs;
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use crate::common::{gpu, nimseq};
+
+fn run(args: &[&str]) -> Output {
+    nimseq().args(args).output().expect("nimseq runs")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// The peer's line for `sub_scan_naive 60` (shared/peers/sub_scan_naive.c, cc -O2).
+const PEER_60: &str = "triples=34220 purely_periodic=22895 sum_p=2252026 sum_q=2057709 max_p=1615 max_q=1394 fnv=b2c7b85d385f0350";
+
+#[test]
+fn seq_prints_period_and_certificate() {
+    let o = run(&["sub", "seq", "3,8,13", "--len", "20"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(
+        text.contains("period       16, pre-period 0 (purely periodic)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("one period   G(0..16) = 0001110021100211"),
+        "{text}"
+    );
+    assert!(
+        text.contains("P-positions  0 1 2 6 7 11 12 16 17 18 (below 20)"),
+        "{text}"
+    );
+    assert!(text.contains("for x in [0, 13)"), "{text}");
+
+    let o = run(&["sub", "seq", "3,8,12", "--format", "json"]);
+    let json: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(json["period"], 5);
+    assert_eq!(json["preperiod"], 16);
+    assert_eq!(json["certificate"]["from"], 16);
+}
+
+#[test]
+fn seq_says_plainly_when_no_period_is_certified() {
+    let o = run(&["sub", "seq", "143,148,292", "--max-len", "5000"]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    assert!(
+        err.contains("no period of {143,148,292} certified within"),
+        "{err}"
+    );
+}
+
+#[test]
+fn seq_handles_many_moves() {
+    let moves: Vec<String> = (1..=64).map(|i| (i * 3).to_string()).collect();
+    let o = run(&["sub", "seq", &moves.join(",")]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    // Every move is a multiple of 3: G(x) = G'(x / 3) for S' = {1..64}, whose period is 65.
+    assert!(
+        stdout(&o).contains("period       195, pre-period 0"),
+        "{}",
+        stdout(&o)
+    );
+}
+
+fn scan_line(backend: &str, c_max: &str) -> String {
+    let o = run(&["sub", "scan", "--c-max", c_max, "--backend", backend]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let err = stderr(&o);
+    let line = err
+        .lines()
+        .find_map(|l| l.strip_prefix("checksum:"))
+        .unwrap_or_else(|| panic!("no checksum in: {err}"));
+    line.trim().to_string()
+}
+
+#[test]
+fn scan_checksum_matches_the_peer() {
+    assert_eq!(scan_line("cpu", "60"), PEER_60);
+    assert_eq!(scan_line("reference", "60"), PEER_60);
+}
+
+#[test]
+fn scan_checksum_matches_the_peer_on_the_gpu() {
+    if gpu().is_some() {
+        assert_eq!(scan_line("gpu", "60"), PEER_60);
+    }
+}
+
+/// Builds and runs the peer itself when its source and a C compiler are at hand.
+#[test]
+fn scan_matches_the_live_peer() {
+    let src =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/peers/sub_scan_naive.c");
+    let dir = tempfile::tempdir().unwrap();
+    let bin = dir.path().join("peer");
+    let built = src.exists()
+        && Command::new("cc")
+            .args(["-O2", "-o"])
+            .arg(&bin)
+            .arg(&src)
+            .status()
+            .is_ok_and(|s| s.success());
+    if !built {
+        eprintln!("SKIPPED live peer: no {} or no cc", src.display());
+        return;
+    }
+    let peer = Command::new(&bin).arg("45").output().unwrap();
+    let line = String::from_utf8_lossy(&peer.stdout).trim().to_string();
+    assert_eq!(scan_line("cpu", "45"), line);
+}
+
+#[test]
+fn scan_rows_and_filters() {
+    let o = run(&[
+        "sub",
+        "scan",
+        "--c-max",
+        "9",
+        "--c-min",
+        "9",
+        "--a-min",
+        "3",
+        "--primitive",
+        "--backend",
+        "cpu",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    let mut lines = text.lines();
+    assert_eq!(
+        lines.next(),
+        Some("a,b,c,period,preperiod,outcome_period,outcome_preperiod")
+    );
+    let rows: Vec<&str> = lines.collect();
+    // {3,b,9} has gcd 3 only for b = 6; {3,8,9} has p = 17 (spec 2.2).
+    assert!(rows.contains(&"3,8,9,17,0,17,0"), "{text}");
+    assert!(!rows.iter().any(|r| r.starts_with("3,6,9,")), "{text}");
+    assert!(rows.iter().all(|r| r.split(',').nth(2) == Some("9")));
+
+    let o = run(&[
+        "sub",
+        "scan",
+        "--c-max",
+        "5",
+        "--format",
+        "jsonl",
+        "--backend",
+        "cpu",
+    ]);
+    let first: serde_json::Value =
+        serde_json::from_str(stdout(&o).lines().next().unwrap()).unwrap();
+    assert_eq!(first["a"], 1);
+    assert_eq!(first["period"], 4);
+}
+
+#[test]
+fn shards_concatenate_to_the_whole_scan() {
+    let dir = tempfile::tempdir().unwrap();
+    let whole = dir.path().join("whole.csv");
+    let args = [
+        "sub",
+        "scan",
+        "--c-max",
+        "30",
+        "--chunk-size",
+        "300",
+        "--backend",
+        "cpu",
+    ];
+    let o = nimseq()
+        .args(args)
+        .arg("--out")
+        .arg(&whole)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let mut joined = Vec::new();
+    for i in 1..=3 {
+        let part = dir.path().join(format!("part{i}.csv"));
+        let o = nimseq()
+            .args(args)
+            .args(["--shard", &format!("{i}/3")])
+            .arg("--out")
+            .arg(&part)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", stderr(&o));
+        joined.extend(fs::read(&part).unwrap());
+    }
+    assert_eq!(joined, fs::read(&whole).unwrap());
+}
+
+/// Kill a scan mid-way, resume it, and get the same bytes as an uninterrupted run.
+#[test]
+fn resume_after_a_killed_run_is_byte_identical() {
+    let dir = tempfile::tempdir().unwrap();
+    let args = [
+        "sub",
+        "scan",
+        "--c-max",
+        "70",
+        "--chunk-size",
+        "2000",
+        "--backend",
+        "reference",
+    ];
+    let whole = dir.path().join("whole.csv");
+    let o = nimseq()
+        .args(args)
+        .arg("--out")
+        .arg(&whole)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+
+    let cut = dir.path().join("cut.csv");
+    let checkpoint = dir.path().join("cut.csv.checkpoint");
+    let mut child = nimseq()
+        .args(args)
+        .arg("--out")
+        .arg(&cut)
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    // Wait until a few chunks are in, then kill without warning.
+    let start = Instant::now();
+    loop {
+        let done = fs::read_to_string(&checkpoint)
+            .ok()
+            .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
+            .and_then(|v| v["next_chunk"].as_u64())
+            .unwrap_or(0);
+        if done >= 3 || start.elapsed() > Duration::from_secs(60) {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let partial = fs::read(&cut).unwrap();
+    assert!(
+        partial.len() < fs::read(&whole).unwrap().len(),
+        "the run finished before the kill"
+    );
+
+    // Without --resume the unfinished file is protected.
+    let o = nimseq().args(args).arg("--out").arg(&cut).output().unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("add --resume"));
+
+    let o = nimseq()
+        .args(args)
+        .arg("--out")
+        .arg(&cut)
+        .arg("--resume")
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(fs::read(&cut).unwrap(), fs::read(&whole).unwrap());
+    // The resumed run's totals cover the whole file.
+    assert!(
+        stderr(&o).contains("rulesets:          54740"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn bad_input_gets_one_line_and_exit_code_2() {
+    let cases: &[&[&str]] = &[
+        &["sub", "seq", "0,3"],
+        &["sub", "seq", "3,3,5"],
+        &["sub", "seq", "5,x"],
+        &["sub", "seq", ""],
+        &["sub", "seq", "-4,2"],
+        &["sub", "scan", "--c-max", "2"],
+        &["sub", "scan", "--c-max", "20", "--shard", "3/2"],
+        &["sub", "scan", "--c-max", "20", "--shard", "1/0"],
+        &[
+            "sub",
+            "scan",
+            "--c-max",
+            "20",
+            "--out",
+            "/nonexistent/dir/rows.csv",
+        ],
+        &["sub", "scan", "--c-max", "20", "--c-min", "30"],
+        &["sub", "scan", "--c-max", "20", "--verify-sample", "2"],
+        &["sub", "scan", "--c-max", "20", "--resume"],
+        &["sub", "frobnicate"],
+    ];
+    for args in cases {
+        let o = run(args);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+        assert!(err.starts_with("error:"), "{args:?}: {err}");
+    }
+    let err = stderr(&run(&["sub", "seq", "0,3"]));
+    assert!(err.contains("moves must be positive"), "{err}");
+    let err = stderr(&run(&["sub", "seq", "3,3,5"]));
+    assert!(err.contains("move 3 appears more than once"), "{err}");
+}

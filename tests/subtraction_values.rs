@@ -1,0 +1,190 @@
+//! Nim sequences: published values and fresh random rulesets through every backend.
+
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+use serde::Deserialize;
+
+use nimseq::subtraction::gpu::SubtractionGpu;
+use nimseq::subtraction::{Ruleset, Solution, Triple, fast, reference, seq};
+
+use crate::common::{fresh_seed, gpu};
+
+#[derive(Deserialize)]
+struct Published {
+    ruleset: Vec<PublishedRow>,
+}
+
+#[derive(Deserialize)]
+struct PublishedRow {
+    set: String,
+    period: usize,
+    preperiod: usize,
+    word: Option<String>,
+}
+
+fn published() -> Vec<(Ruleset, PublishedRow)> {
+    let text = include_str!("data/subtraction.toml");
+    let data: Published = toml::from_str(text).expect("tests/data/subtraction.toml parses");
+    data.ruleset
+        .into_iter()
+        .map(|row| (row.set.parse().expect("valid set"), row))
+        .collect()
+}
+
+const MAX_LEN: usize = 1 << 24;
+
+#[derive(Clone, Copy, Debug)]
+enum Backend {
+    Reference,
+    Cpu,
+    Gpu,
+}
+
+/// Solves every set with one backend; the GPU takes triples only (None for the others).
+fn solve_all(backend: Backend, sets: &[Ruleset]) -> Vec<Option<Solution>> {
+    match backend {
+        Backend::Reference => sets
+            .iter()
+            .map(|s| Some(reference::solve(s, MAX_LEN).unwrap()))
+            .collect(),
+        Backend::Cpu => {
+            let mut solver = fast::FastSolver::default();
+            sets.iter()
+                .map(|s| Some(solver.solve(s, MAX_LEN).unwrap()))
+                .collect()
+        }
+        Backend::Gpu => {
+            let Some(ctx) = gpu() else {
+                return vec![None; sets.len()];
+            };
+            let gpu = SubtractionGpu::new(ctx).unwrap();
+            let triples: Vec<Triple> = sets.iter().filter_map(triple_of).collect();
+            let mut solved = gpu.solve(&triples).unwrap().into_iter();
+            sets.iter()
+                .map(|s| triple_of(s).map(|_| solved.next().unwrap().unwrap()))
+                .collect()
+        }
+    }
+}
+
+fn triple_of(set: &Ruleset) -> Option<Triple> {
+    match *set.moves() {
+        [a, b, c] => Some(Triple { a, b, c }),
+        _ => None,
+    }
+}
+
+/// One body for every backend (spec values, tests/data/subtraction.toml).
+fn published_values(backend: Backend) {
+    if matches!(backend, Backend::Gpu) && gpu().is_none() {
+        return;
+    }
+    let rows = published();
+    let sets: Vec<Ruleset> = rows.iter().map(|(s, _)| s.clone()).collect();
+    let mut checked = 0;
+    for ((set, row), got) in rows.iter().zip(solve_all(backend, &sets)) {
+        let Some(got) = got else { continue };
+        assert_eq!(
+            (got.period, got.preperiod),
+            (row.period, row.preperiod),
+            "{backend:?} on {set}: (p, q) differs from the published value"
+        );
+        // The outcome period divides the nim period, and its pre-period is no longer.
+        assert_eq!(got.period % got.outcome_period, 0, "{set}");
+        assert!(got.outcome_preperiod <= got.preperiod, "{set}");
+        checked += 1;
+    }
+    assert!(checked >= 40, "{backend:?} checked only {checked} rows");
+}
+
+#[test]
+fn published_values_reference() {
+    published_values(Backend::Reference);
+}
+
+#[test]
+fn published_values_cpu() {
+    published_values(Backend::Cpu);
+}
+
+#[test]
+fn published_values_gpu() {
+    published_values(Backend::Gpu);
+}
+
+#[test]
+fn published_period_words() {
+    for (set, row) in published() {
+        let Some(word) = row.word else { continue };
+        let report = seq::describe(&set, 0, MAX_LEN).unwrap();
+        let got: String = report.period_word.iter().map(u32::to_string).collect();
+        assert_eq!(got, word, "one period of {set}");
+        let plain = reference::nim_values(&set, row.preperiod + row.period);
+        let want: String = plain[row.preperiod..].iter().map(u32::to_string).collect();
+        assert_eq!(want, word, "reference word of {set}");
+    }
+}
+
+/// Fresh random triples (seed printed on failure; NIMSEQ_SEED=... replays it).
+#[test]
+fn random_triples_agree_across_backends() {
+    let seed = fresh_seed();
+    let mut rng = StdRng::seed_from_u64(seed);
+    let sets: Vec<Ruleset> = (0..250)
+        .map(|i| {
+            let c_max = if i < 200 { 60 } else { 160 };
+            let c = rng.random_range(3..=c_max);
+            let a = rng.random_range(1..c - 1);
+            let b = rng.random_range(a + 1..c);
+            Ruleset::triple(a, b, c)
+        })
+        .collect();
+    let reference = solve_all(Backend::Reference, &sets);
+    for backend in [Backend::Cpu, Backend::Gpu] {
+        for ((set, want), got) in sets.iter().zip(&reference).zip(solve_all(backend, &sets)) {
+            if let Some(got) = got {
+                assert_eq!(
+                    got.key(),
+                    want.unwrap().key(),
+                    "{backend:?} vs reference on {set} (seed {seed}): (p, q, p0, q0)"
+                );
+            }
+        }
+    }
+}
+
+/// Sets of 1 to 64 moves, fast CPU path against the reference.
+#[test]
+fn random_sets_of_any_size_agree() {
+    let seed = fresh_seed();
+    let mut rng = StdRng::seed_from_u64(seed);
+    let mut solver = fast::FastSolver::default();
+    for i in 0..120 {
+        let k = match i {
+            0..100 => rng.random_range(1..=8),
+            _ => rng.random_range(9..=64),
+        };
+        let max = rng.random_range(k as u32..=k as u32 + 70);
+        let mut moves: Vec<u32> = (1..=max).collect();
+        // A random k-subset of 1..=max.
+        for j in 0..k {
+            let pick = rng.random_range(j..moves.len());
+            moves.swap(j, pick);
+        }
+        let set = Ruleset::new(&moves[..k]).unwrap();
+        let want = reference::solve(&set, MAX_LEN).unwrap();
+        let got = solver.solve(&set, MAX_LEN).unwrap();
+        assert_eq!(got.key(), want.key(), "{set} (seed {seed})");
+    }
+}
+
+#[test]
+fn too_short_a_limit_is_an_error_not_a_guess() {
+    let set: Ruleset = "143,148,292".parse().unwrap();
+    let err = fast::FastSolver::default().solve(&set, 10_000).unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("no period of {143,148,292} certified")
+    );
+    assert!(reference::solve(&set, 10_000).is_err());
+}

@@ -1,0 +1,6 @@
+//! One integration test binary (one GPU device shared by all tests, one link step).
+
+mod common;
+mod shaders;
+mod subtraction_cli;
+mod subtraction_values;
