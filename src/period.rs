@@ -16,6 +16,8 @@
 //! A candidate list therefore only decides how soon a period is found, never which one: a wrong
 //! candidate is rejected by the comparison, and a full search over every `p` is the fallback.
 
+use std::sync::OnceLock;
+
 use serde::Serialize;
 
 /// A sequence prefix that can be compared with itself shifted.
@@ -26,12 +28,6 @@ pub trait ShiftCompare {
     /// The largest `x` in `[lo, hi)` with `s(x) != s(x + shift)`, or `None`.
     /// Callers guarantee `lo <= hi` and `hi + shift <= self.known_len()`.
     fn last_mismatch(&self, lo: usize, hi: usize, shift: usize) -> Option<usize>;
-
-    /// Some `x` in `[lo, hi)` with `s(x) != s(x + shift)` found by comparing a cheap part of each
-    /// value (for bit planes, one plane). `None` proves nothing. By default nothing is cheaper.
-    fn quick_mismatch(&self, _lo: usize, _hi: usize, _shift: usize) -> Option<usize> {
-        None
-    }
 }
 
 impl<T: PartialEq> ShiftCompare for [T] {
@@ -68,9 +64,8 @@ fn top_window_matches<S: ShiftCompare + ?Sized>(seq: &S, window: usize, p: usize
 /// as soon as the top `window` values repeat `p` earlier.
 ///
 /// Invariant: `s(x) = s(x + p)` for every `x` in `[clean_lo, checked_hi)`, and `clean_lo` is 0 or
-/// one past a mismatch. Each check scans only the new part `[checked_hi, len - p)`, top down and
-/// first cheaply ([`ShiftCompare::quick_mismatch`]), so a wrong `p` costs about one cheap
-/// comparison per check and a right one one pass over the sequence.
+/// one past a mismatch. Each check scans only the new part `[checked_hi, len - p)`, top down, so a
+/// wrong `p` costs about one comparison per check and a right one one pass over the sequence.
 /// Once `checked_hi - clean_lo >= window`, `p` is an eventual period and `clean_lo` is exactly the
 /// pre-period (the last mismatch below the proved range is the last one of all).
 #[derive(Clone, Copy, Debug)]
@@ -92,6 +87,11 @@ impl CandidateWatch {
         }
     }
 
+    /// No proof is possible below this length: calls before it return `None` at once.
+    pub fn next_check(&self) -> usize {
+        self.next_check
+    }
+
     /// The least period and the pre-period, once the prefix `seq` proves `p`.
     pub fn check<S: ShiftCompare + ?Sized>(&mut self, seq: &S, window: usize) -> Option<Period> {
         let len = seq.known_len();
@@ -99,16 +99,10 @@ impl CandidateWatch {
             return None;
         }
         let hi = len - self.p;
-        if let Some(x) = seq.quick_mismatch(self.checked_hi, hi, self.p) {
-            // Beyond x nothing is known yet: check from there next time.
+        if let Some(x) = seq.last_mismatch(self.checked_hi, hi, self.p) {
             self.clean_lo = x + 1;
-            self.checked_hi = x + 1;
-        } else {
-            if let Some(x) = seq.last_mismatch(self.checked_hi, hi, self.p) {
-                self.clean_lo = x + 1;
-            }
-            self.checked_hi = hi;
         }
+        self.checked_hi = hi;
         if self.checked_hi - self.clean_lo < window {
             self.next_check = self.clean_lo + window + self.p;
             return None;
@@ -119,6 +113,13 @@ impl CandidateWatch {
             preperiod: self.clean_lo,
         })
     }
+}
+
+/// The least period of `seq`, given that its top `window` values repeat `p` earlier (so `p` is
+/// an eventual period, proved).
+pub fn least_period<S: ShiftCompare + ?Sized>(seq: &S, window: usize, p: usize) -> usize {
+    debug_assert!(top_window_matches(seq, window, p), "{p} is not proved");
+    least_matching_divisor(p, |d| top_window_matches(seq, window, d))
 }
 
 /// Certified least period and pre-period of the prefix `seq`, or `None` if the prefix is too
@@ -142,7 +143,7 @@ pub fn certify<S: ShiftCompare + ?Sized>(
             None
         }
     })?;
-    let period = least_matching_divisor(found, matches);
+    let period = least_period(seq, window, found);
     let preperiod = seq
         .last_mismatch(0, len - period, period)
         .map_or(0, |x| x + 1);
@@ -155,27 +156,64 @@ pub fn certify<S: ShiftCompare + ?Sized>(
 pub fn least_matching_divisor(p: usize, matches: impl Fn(usize) -> bool) -> usize {
     let mut d = p;
     let mut rest = p;
-    let mut r = 2;
     while rest > 1 {
-        if r * r > rest {
-            r = rest; // `rest` is prime
+        let r = smallest_prime_factor(rest);
+        while rest.is_multiple_of(r) {
+            rest /= r;
         }
-        if rest.is_multiple_of(r) {
-            while rest.is_multiple_of(r) {
-                rest /= r;
-            }
-            while d.is_multiple_of(r) && matches(d / r) {
-                d /= r;
-            }
+        while d.is_multiple_of(r) && matches(d / r) {
+            d /= r;
         }
-        r += 1;
     }
     d
+}
+
+/// Below this, smallest prime factors come from a table: a scan factors millions of periods.
+const SPF_TABLE: usize = 1 << 18;
+
+/// The smallest prime factor of `n >= 2`.
+fn smallest_prime_factor(n: usize) -> usize {
+    static TABLE: OnceLock<Vec<u32>> = OnceLock::new();
+    if n < SPF_TABLE {
+        let table = TABLE.get_or_init(|| {
+            let mut spf = vec![0u32; SPF_TABLE];
+            for i in 2..SPF_TABLE {
+                if spf[i] == 0 {
+                    for j in (i..SPF_TABLE).step_by(i) {
+                        if spf[j] == 0 {
+                            spf[j] = i as u32;
+                        }
+                    }
+                }
+            }
+            spf
+        });
+        return table[n] as usize;
+    }
+    (2..)
+        .take_while(|r| r * r <= n)
+        .find(|&r| n.is_multiple_of(r))
+        .unwrap_or(n)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn smallest_prime_factors() {
+        for (n, f) in [
+            (2, 2),
+            (9, 3),
+            (97, 97),
+            (1 << 17, 2),
+            (262_147, 262_147),
+            (262_149, 3),
+            (1_000_003 * 7, 7),
+        ] {
+            assert_eq!(smallest_prime_factor(n), f, "{n}");
+        }
+    }
 
     #[test]
     fn least_divisor_among_multiples() {

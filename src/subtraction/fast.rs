@@ -18,7 +18,7 @@ use super::ruleset::Ruleset;
 use super::solution::{NotCertified, Solution};
 use super::theory;
 use super::triple::Triple;
-use crate::period::{CandidateWatch, certify};
+use crate::period::{CandidateWatch, certify, least_period};
 
 /// A reusable workspace: one per thread.
 #[derive(Default)]
@@ -26,6 +26,8 @@ pub struct FastSolver {
     planes: Planes,
     candidates: Vec<usize>,
     watches: Vec<CandidateWatch>,
+    /// Per watch: the P-positions of `[clean_from, len)` repeat those `P` earlier.
+    outcomes_clean_from: Vec<usize>,
 }
 
 /// Sets with more moves than this get no candidate periods, only the full search.
@@ -68,6 +70,8 @@ impl FastSolver {
         self.watches.clear();
         self.watches
             .extend(self.candidates.iter().map(|&p| CandidateWatch::new(p, c)));
+        self.outcomes_clean_from.clear();
+        self.outcomes_clean_from.resize(self.watches.len(), 0);
         self.planes.reset(slice.len(), c);
         let mut full_search_at = if slice.len() == 3 {
             c * c / 2 + c + 64
@@ -78,19 +82,38 @@ impl FastSolver {
             self.planes.push_word(moves);
             let len = self.planes.known_len();
             let planes = &self.planes;
-            let mut proved = self.watches.iter_mut().find_map(|w| w.check(planes, c));
+            // The nim period and pre-period, and the outcome pre-period if already known.
+            let mut proved = None;
+            for (watch, clean) in self.watches.iter_mut().zip(&mut self.outcomes_clean_from) {
+                // A proof needs the top c values to repeat, P-positions first: watching those
+                // costs one extraction a word, and gates the full comparison.
+                if let Some(y) = planes.newest_outcome_mismatch(watch.p) {
+                    *clean = y + 1;
+                }
+                if proved.is_none() && *clean + c <= len && len >= watch.next_check() {
+                    // P is an outcome period too; the outcome pre-period does not depend on
+                    // which outcome period measures it.
+                    proved = watch
+                        .check(planes, c)
+                        .map(|nim| (nim, Some(clean.saturating_sub(watch.p))));
+                }
+            }
             if len >= full_search_at {
                 full_search_at = 2 * len;
-                proved = proved.or_else(|| certify(planes, c, [], true));
+                proved = proved.or_else(|| certify(planes, c, [], true).map(|nim| (nim, None)));
             }
-            if let Some(nim) = proved {
-                let outcome = certify(&planes.outcomes(), c, [nim.period], false)
-                    .expect("a nim period is an outcome period, proved by the same window");
+            if let Some((nim, outcome_preperiod)) = proved {
+                let outcomes = planes.outcomes();
+                let outcome_preperiod = outcome_preperiod.unwrap_or_else(|| {
+                    certify(&outcomes, c, [nim.period], false)
+                        .expect("a nim period is an outcome period, proved by the same window")
+                        .preperiod
+                });
                 return Some(Solution {
                     period: nim.period,
                     preperiod: nim.preperiod,
-                    outcome_period: outcome.period,
-                    outcome_preperiod: outcome.preperiod,
+                    outcome_period: least_period(&outcomes, c, nim.period),
+                    outcome_preperiod,
                     checked_len: len,
                 });
             }

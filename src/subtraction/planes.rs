@@ -13,22 +13,36 @@
 
 use crate::period::ShiftCompare;
 
-/// The move lengths, as a fixed-size array for triples (so the loops unroll) or a slice.
+/// The move lengths, as a fixed-size array for triples (so that loops unroll and per-plane
+/// words stay in registers) or a slice for any set.
 pub trait Moves: Copy {
+    /// One word per plane.
+    type Words: AsRef<[u64]> + AsMut<[u64]>;
     fn as_slice(&self) -> &[u32];
+    /// Zeroed words, one per plane.
+    fn words(&self) -> Self::Words;
 }
 
 impl<const K: usize> Moves for &[u32; K] {
+    type Words = [u64; K];
     #[inline(always)]
     fn as_slice(&self) -> &[u32] {
         &self[..]
     }
+    #[inline(always)]
+    fn words(&self) -> [u64; K] {
+        [0; K]
+    }
 }
 
 impl Moves for &[u32] {
+    type Words = Vec<u64>;
     #[inline(always)]
     fn as_slice(&self) -> &[u32] {
         self
+    }
+    fn words(&self) -> Vec<u64> {
+        vec![0; self.len()]
     }
 }
 
@@ -47,10 +61,6 @@ pub struct Planes {
     pad: usize,
     /// Number of computed positions, a multiple of 64.
     len: usize,
-    /// Per plane, the options from moves `>= 64`, which read only finished words.
-    far: Vec<u64>,
-    /// Per plane, the word being computed.
-    cur: Vec<u64>,
 }
 
 /// Bits `[x, x + 64)` of plane `v` of `words` laid out as in [`Planes`], with `k` passed in so
@@ -79,30 +89,13 @@ impl Planes {
         self.k = k;
         self.pad = max_move.div_ceil(64) + 1;
         self.words.clear();
-        self.words.resize((self.pad + 1) * k, 0);
-        self.far.resize(k, 0);
-        self.cur.resize(k, 0);
+        self.words.resize((self.pad + 2) * k, 0);
         self.len = 0;
     }
 
     /// Number of computed positions.
     pub fn known_len(&self) -> usize {
         self.len
-    }
-
-    /// Bits `[x, x + 64)` of plane `v`.
-    ///
-    /// # Panics
-    /// Unless `v < k`, `x >= -64 pad` and `x + 64 <= len + 64` (positions past `len` read as 0).
-    #[inline(always)]
-    fn bits_at(&self, v: usize, x: isize) -> u64 {
-        assert!(
-            v < self.k && x >= -64 * self.pad as isize && x <= self.len as isize,
-            "bit window out of range"
-        );
-        // SAFETY: words holds pad + len/64 + 1 rows (see `push_word`), and the window's high
-        // row is at most row pad + len/64, checked just above.
-        unsafe { bits_at(&self.words, self.k, self.pad, v, x) }
     }
 
     /// Computes positions up to at least `target`, in whole words.
@@ -115,53 +108,82 @@ impl Planes {
     /// Computes the next 64 positions.
     #[inline]
     pub fn push_word<M: Moves>(&mut self, moves: M) {
+        // Per plane: options this word gets from finished words, and the word being computed.
+        let (mut fixed, mut cur) = (moves.words(), moves.words());
+        let (fixed, cur) = (fixed.as_mut(), cur.as_mut());
         let moves = moves.as_slice();
         let k = moves.len();
         debug_assert_eq!(self.k, k, "reset with the set's size first");
         let x0 = self.len as isize;
         let row = (self.pad + self.len / 64) * k;
-        // The row after this word's stays zero: reads of this word's high neighbour need it.
-        self.words.resize(row + 2 * k, 0);
+        // The row after this word's must exist and be zero: reads of this word's high
+        // neighbour need it. Grow by doubling; rows past the end stay zero until written.
+        if self.words.len() < row + 2 * k {
+            self.words
+                .resize((row + 2 * k).max(2 * self.words.len()), 0);
+        }
+        // Moves are sorted: the first `near` are below 64 and read this word as it fills.
+        let near = moves.iter().take_while(|&&s| s < 64).count();
         let pad = self.pad;
-        let (words, far, cur) = (&self.words, &mut self.far, &mut self.cur);
+        let words = &self.words;
         for v in 0..k {
-            far[v] = moves
-                .iter()
-                .filter(|&&s| s >= 64)
+            let far_options = moves[near..].iter().fold(0, |acc, &s| {
                 // SAFETY: 64 <= s <= max move < 64 (pad - 1), and x0 - s + 63 < x0, whose row
                 // exists.
-                .fold(0, |acc, &s| {
-                    acc | unsafe { bits_at(words, k, pad, v, x0 - s as isize) }
-                });
-            cur[v] = 0;
+                acc | unsafe { bits_at(words, k, pad, v, x0 - s as isize) }
+            });
+            // What near moves read from the previous word does not change while this one fills.
+            let prev = words[row - k + v];
+            fixed[v] = moves[..near]
+                .iter()
+                .fold(far_options, |acc, &s| acc | (prev >> (64 - s)));
         }
-        // Moves below 64 read the previous word and this one, kept in `cur` while it fills.
-        let prev = &words[row - k..row];
-        // Positions [x, x + width) depend only on positions below x.
-        let width = (moves[0] as usize).min(64);
-        let mut filled = 0;
-        while filled < 64 {
-            let valid = if filled + width >= 64 {
-                !0u64 << filled
-            } else {
-                ((1u64 << width) - 1) << filled
-            };
+        // Positions [x, x + a) depend only on positions below x. So computing the whole word
+        // from a partly known one makes `a` more positions final each pass, and recomputing
+        // final positions changes nothing: no masks needed.
+        let passes = 64usize.div_ceil(moves[0] as usize);
+        for _ in 0..passes {
             // `below`: positions whose options hold every value below v.
             let mut below = !0u64;
             for v in 0..k {
-                let offered = moves
-                    .iter()
-                    .take_while(|&&s| s < 64)
-                    .fold(far[v], |acc, &s| {
-                        acc | (prev[v] >> (64 - s)) | (cur[v] << s)
-                    });
-                cur[v] |= below & !offered & valid;
+                // Up to three near moves without a loop: the triples' cases.
+                let c = cur[v];
+                let offered = match moves[..near] {
+                    [] => fixed[v],
+                    [s] => fixed[v] | (c << s),
+                    [s, t] => fixed[v] | (c << s) | (c << t),
+                    [s, t, u] => fixed[v] | (c << s) | (c << t) | (c << u),
+                    ref several => several.iter().fold(fixed[v], |acc, &s| acc | (c << s)),
+                };
+                cur[v] = below & !offered;
                 below &= offered;
             }
-            filled += width;
         }
-        self.words[row..row + k].copy_from_slice(&self.cur[..k]);
+        self.words[row..row + k].copy_from_slice(cur);
         self.len += 64;
+    }
+
+    /// The last position `y` of the newest word with `G(y) = 0` differing from `G(y - shift) = 0`
+    /// (only `y >= shift` count): one extraction, for watching candidate periods cheaply.
+    #[inline]
+    pub fn newest_outcome_mismatch(&self, shift: usize) -> Option<usize> {
+        if shift >= self.len {
+            return None;
+        }
+        let base = self.len - 64;
+        let (words, k, pad) = (&self.words[..], self.k, self.pad);
+        // SAFETY: the window starts at base - shift > -64 >= -64 pad and ends below len; row
+        // pad + base/64 is the newest, and exists.
+        let diff = unsafe {
+            words.get_unchecked((pad + base / 64) * k)
+                ^ bits_at(words, k, pad, 0, base as isize - shift as isize)
+        };
+        let diff = match shift.saturating_sub(base) {
+            0 => diff,
+            n if n < 64 => diff & (!0u64 << n),
+            _ => 0,
+        };
+        (diff != 0).then(|| base + 63 - diff.leading_zeros() as usize)
     }
 
     /// `G(x)`; callers guarantee `x < len`.
@@ -183,17 +205,26 @@ impl Planes {
         if lo >= hi {
             return None;
         }
+        assert!(
+            planes <= self.k && hi + shift <= self.len,
+            "comparison outside the computed prefix"
+        );
+        let (words, k, pad) = (&self.words[..], self.k, self.pad);
+        let diff_at = |w: usize| {
+            (0..planes).fold(0, |acc, v| {
+                // SAFETY: 64 w < hi, so the shifted window ends below hi + shift + 64 <=
+                // len + 64: its rows, and row pad + w itself, exist (see the assert above).
+                acc | unsafe {
+                    words.get_unchecked((pad + w) * k + v)
+                        ^ bits_at(words, k, pad, v, (w * 64 + shift) as isize)
+                }
+            })
+        };
         // Walk the words of x downwards, top word first: most wrong shifts fail there.
         let mut w = (hi - 1) / 64;
+        let mut diff = diff_at(w) & (!0u64 >> (63 - (hi - 1) % 64));
         loop {
             let base = w * 64;
-            let row = (self.pad + w) * self.k;
-            let mut diff = (0..planes).fold(0, |acc, v| {
-                acc | (self.words[row + v] ^ self.bits_at(v, (base + shift) as isize))
-            });
-            if hi - base < 64 {
-                diff &= (1u64 << (hi - base)) - 1;
-            }
             if lo > base {
                 diff &= !0u64 << (lo - base);
             }
@@ -204,6 +235,7 @@ impl Planes {
                 return None;
             }
             w -= 1;
+            diff = diff_at(w);
         }
     }
 }
@@ -215,10 +247,6 @@ impl ShiftCompare for Planes {
 
     fn last_mismatch(&self, lo: usize, hi: usize, shift: usize) -> Option<usize> {
         self.last_mismatch_in(self.k, lo, hi, shift)
-    }
-
-    fn quick_mismatch(&self, lo: usize, hi: usize, shift: usize) -> Option<usize> {
-        self.last_mismatch_in(1, lo, hi, shift)
     }
 }
 

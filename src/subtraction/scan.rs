@@ -81,17 +81,27 @@ impl Row for ScanRow {
     const CSV_HEADER: &'static str = "a,b,c,period,preperiod,outcome_period,outcome_preperiod";
 
     fn write_csv(&self, w: &mut dyn Write) -> io::Result<()> {
-        writeln!(
-            w,
-            "{},{},{},{},{},{},{}",
-            self.a,
-            self.b,
-            self.c,
-            self.period,
-            self.preperiod,
-            self.outcome_period,
-            self.outcome_preperiod
-        )
+        // itoa instead of `write!`: formatting is a fifth of a fast scan's time otherwise.
+        let mut line = [0u8; 7 * 21];
+        let mut len = 0;
+        let fields = [
+            self.a as u64,
+            self.b as u64,
+            self.c as u64,
+            self.period as u64,
+            self.preperiod as u64,
+            self.outcome_period as u64,
+            self.outcome_preperiod as u64,
+        ];
+        for (i, field) in fields.into_iter().enumerate() {
+            let mut digits = itoa::Buffer::new();
+            let text = digits.format(field).as_bytes();
+            line[len..len + text.len()].copy_from_slice(text);
+            len += text.len();
+            line[len] = if i + 1 == fields.len() { b'\n' } else { b',' };
+            len += 1;
+        }
+        w.write_all(&line[..len])
     }
 }
 
@@ -249,37 +259,66 @@ impl<'o> ScanJob<'o> {
         let bar = progress_bar((self.end * cs).min(self.total) - first * cs, "rulesets");
         bar.set_position((self.next - first) * cs);
         let sampler = std::collections::hash_map::RandomState::new();
-        let mut triples = opts.filter.triples().skip((self.next * cs) as usize);
-        let mut chunk = Vec::with_capacity(cs as usize);
-        for k in self.next..self.end {
-            chunk.clear();
-            chunk.extend(triples.by_ref().take(cs as usize));
+        let fraction = opts
+            .verify_sample
+            .unwrap_or(backend.default_verify_sample());
+        let solve = |chunk: Vec<Triple>| -> Result<(Vec<Triple>, Vec<Solution>), ScanError> {
             let solutions = backend.solve(&chunk)?;
-            let fraction = opts
-                .verify_sample
-                .unwrap_or(backend.default_verify_sample());
             if !matches!(backend, Backend::Reference) {
                 verify_sample(backend.name(), &chunk, &solutions, fraction, &sampler)?;
             }
-            let sink: &mut dyn Write = match &mut self.file {
-                Some(f) => f.writer(),
-                None => stdout,
-            };
-            for (&t, s) in chunk.iter().zip(&solutions) {
-                opts.format.write_row(sink, &ScanRow::new(t, s))?;
-                self.summary.add(t, s);
+            Ok((chunk, solutions))
+        };
+        let mut triples = opts.filter.triples().skip((self.next * cs) as usize);
+        let mut take_chunk = || triples.by_ref().take(cs as usize).collect::<Vec<Triple>>();
+        // Chunk k is solved on another thread while chunk k - 1 is written and checkpointed.
+        std::thread::scope(|scope| -> Result<(), ScanError> {
+            let mut solved: Option<(Vec<Triple>, Vec<Solution>)> = None;
+            for k in self.next..self.end {
+                let chunk = take_chunk();
+                let solving = scope.spawn(|| solve(chunk));
+                if let Some((chunk, solutions)) = solved.take() {
+                    self.write_chunk(k, &chunk, &solutions, stdout)?;
+                    bar.inc(chunk.len() as u64);
+                }
+                solved = Some(solving.join().expect("the solver thread does not panic")?);
             }
-            if let Some(f) = &mut self.file {
-                f.commit(k + 1, &self.summary, k + 1 == self.end)?;
+            if let Some((chunk, solutions)) = solved {
+                self.write_chunk(self.end, &chunk, &solutions, stdout)?;
             }
-            bar.inc(chunk.len() as u64);
-        }
+            Ok(())
+        })?;
         match &mut self.file {
             Some(f) => f.commit(self.end, &self.summary, true)?,
             None => stdout.flush()?,
         }
         bar.finish_and_clear();
         Ok(self.summary)
+    }
+}
+
+impl ScanJob<'_> {
+    /// Writes the rows of one solved chunk and records that chunks below `next_chunk` are done.
+    fn write_chunk(
+        &mut self,
+        next_chunk: u64,
+        chunk: &[Triple],
+        solutions: &[Solution],
+        stdout: &mut dyn Write,
+    ) -> Result<(), ScanError> {
+        let format = self.opts.format;
+        let sink: &mut dyn Write = match &mut self.file {
+            Some(f) => f.writer(),
+            None => stdout,
+        };
+        for (&t, s) in chunk.iter().zip(solutions) {
+            format.write_row(sink, &ScanRow::new(t, s))?;
+            self.summary.add(t, s);
+        }
+        if let Some(f) = &mut self.file {
+            f.commit(next_chunk, &self.summary, next_chunk == self.end)?;
+        }
+        Ok(())
     }
 }
 
