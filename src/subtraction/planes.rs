@@ -83,6 +83,9 @@ unsafe fn bits_at(words: &[u64], k: usize, pad: usize, v: usize, x: isize) -> u6
     (lo >> shift) | ((hi << 1) << (63 - shift))
 }
 
+/// `NEAR` for a count of near moves known only at run time.
+const ANY_NEAR: usize = usize::MAX;
+
 impl Planes {
     /// Starts an empty sequence for a set of `k` moves, the largest `max_move`.
     pub fn reset(&mut self, k: usize, max_move: usize) {
@@ -108,6 +111,23 @@ impl Planes {
     /// Computes the next 64 positions.
     #[inline]
     pub fn push_word<M: Moves>(&mut self, moves: M) {
+        // Moves are sorted: the first `near` are below 64 and read this word as it fills. A
+        // constant count lets the compiler unroll every loop over the moves (for triples).
+        let near = moves.as_slice().iter().take_while(|&&s| s < 64).count();
+        match near {
+            0 => self.push_word_near::<M, 0>(moves, 0),
+            1 => self.push_word_near::<M, 1>(moves, 1),
+            2 => self.push_word_near::<M, 2>(moves, 2),
+            3 => self.push_word_near::<M, 3>(moves, 3),
+            _ => self.push_word_near::<M, ANY_NEAR>(moves, near),
+        }
+    }
+
+    /// [`Self::push_word`] for `near` moves below 64, that number fixed unless `NEAR` is
+    /// `ANY_NEAR`.
+    #[inline(always)]
+    fn push_word_near<M: Moves, const NEAR: usize>(&mut self, moves: M, near: usize) {
+        let near = if NEAR == ANY_NEAR { near } else { NEAR };
         // Per plane: options this word gets from finished words, and the word being computed.
         let (mut fixed, mut cur) = (moves.words(), moves.words());
         let (fixed, cur) = (fixed.as_mut(), cur.as_mut());
@@ -122,8 +142,6 @@ impl Planes {
             self.words
                 .resize((row + 2 * k).max(2 * self.words.len()), 0);
         }
-        // Moves are sorted: the first `near` are below 64 and read this word as it fills.
-        let near = moves.iter().take_while(|&&s| s < 64).count();
         let pad = self.pad;
         let words = &self.words;
         for v in 0..k {
