@@ -91,7 +91,7 @@ impl fmt::Display for BenchTable {
         let first = &self.0[0].checksum;
         writeln!(
             f,
-            "{:<28} {:>9} {:>14} {:>14} {:>9} {:>9}  checksum",
+            "{:<38} {:>9} {:>14} {:>14} {:>9} {:>9}  checksum",
             "backend", "seconds", "rulesets/s", "values/s", "vs ref", "vs peer"
         )?;
         for r in &self.0 {
@@ -110,7 +110,7 @@ impl fmt::Display for BenchTable {
             };
             writeln!(
                 f,
-                "{:<28} {:>9.3} {:>14.0} {:>14} {:>9} {:>9}  {agrees}",
+                "{:<38} {:>9.3} {:>14.0} {:>14} {:>9} {:>9}  {agrees}",
                 r.name,
                 r.seconds,
                 r.rulesets as f64 / r.seconds,

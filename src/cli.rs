@@ -59,6 +59,7 @@ pub struct SeqArgs {
     /// Give up if no period is certified within this many values.
     #[arg(long, default_value_t = 1 << 26)]
     pub max_len: usize,
+    /// Text for reading, or one JSON object.
     #[arg(long, value_enum, default_value_t = SeqFormat::Text)]
     pub format: SeqFormat,
 }
@@ -84,23 +85,30 @@ pub enum BackendChoice {
 #[derive(Args, Debug)]
 pub struct ScanArgs {
     /// Largest move c.
-    #[arg(long, value_parser = clap::value_parser!(u32).range(3..=100_000))]
+    #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u32).range(3..=100_000))]
     pub c_max: u32,
+    /// Smallest c.
     #[arg(long, default_value_t = 3)]
     pub c_min: u32,
+    /// Smallest a.
     #[arg(long, default_value_t = 1)]
     pub a_min: u32,
+    /// Largest a.
     #[arg(long)]
     pub a_max: Option<u32>,
+    /// Smallest b.
     #[arg(long, default_value_t = 2)]
     pub b_min: u32,
+    /// Largest b.
     #[arg(long)]
     pub b_max: Option<u32>,
     /// Only rulesets with gcd(a,b,c) = 1.
     #[arg(long)]
     pub primitive: bool,
+    /// Which implementation computes the rows; all give identical rows.
     #[arg(long, value_enum, default_value_t = BackendChoice::Auto)]
     pub backend: BackendChoice,
+    /// Row format: CSV with a header, or one JSON object per line.
     #[arg(long, value_enum, default_value_t = Format::Csv)]
     pub format: Format,
     /// Write rows here (resumable) instead of stdout.

@@ -115,7 +115,7 @@ fn seq_command(args: SeqArgs) -> Result<()> {
     match args.format {
         SeqFormat::Text => writeln!(out, "{report}")?,
         SeqFormat::Json => {
-            serde_json::to_writer_pretty(&mut out, &report)?;
+            serde_json::to_writer(&mut out, &report)?;
             writeln!(out)?;
         }
     }

@@ -10,6 +10,17 @@ fn run(args: &[&str]) -> Output {
     nimseq().args(args).output().expect("nimseq runs")
 }
 
+/// Runs `nimseq ARGS EXTRA --out OUT`.
+fn scan_into(args: &[&str], extra: &[&str], out: &std::path::Path) -> Output {
+    nimseq()
+        .args(args)
+        .args(extra)
+        .arg("--out")
+        .arg(out)
+        .output()
+        .expect("nimseq runs")
+}
+
 fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
 }
@@ -176,23 +187,12 @@ fn shards_concatenate_to_the_whole_scan() {
         "--backend",
         "cpu",
     ];
-    let o = nimseq()
-        .args(args)
-        .arg("--out")
-        .arg(&whole)
-        .output()
-        .unwrap();
+    let o = scan_into(&args, &[], &whole);
     assert!(o.status.success(), "{}", stderr(&o));
     let mut joined = Vec::new();
     for i in 1..=3 {
         let part = dir.path().join(format!("part{i}.csv"));
-        let o = nimseq()
-            .args(args)
-            .args(["--shard", &format!("{i}/3")])
-            .arg("--out")
-            .arg(&part)
-            .output()
-            .unwrap();
+        let o = scan_into(&args, &["--shard", &format!("{i}/3")], &part);
         assert!(o.status.success(), "{}", stderr(&o));
         joined.extend(fs::read(&part).unwrap());
     }
@@ -214,12 +214,7 @@ fn resume_after_a_killed_run_is_byte_identical() {
         "reference",
     ];
     let whole = dir.path().join("whole.csv");
-    let o = nimseq()
-        .args(args)
-        .arg("--out")
-        .arg(&whole)
-        .output()
-        .unwrap();
+    let o = scan_into(&args, &[], &whole);
     assert!(o.status.success(), "{}", stderr(&o));
 
     let cut = dir.path().join("cut.csv");
@@ -253,17 +248,11 @@ fn resume_after_a_killed_run_is_byte_identical() {
     );
 
     // Without --resume the unfinished file is protected.
-    let o = nimseq().args(args).arg("--out").arg(&cut).output().unwrap();
+    let o = scan_into(&args, &[], &cut);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(stderr(&o).contains("add --resume"));
 
-    let o = nimseq()
-        .args(args)
-        .arg("--out")
-        .arg(&cut)
-        .arg("--resume")
-        .output()
-        .unwrap();
+    let o = scan_into(&args, &["--resume"], &cut);
     assert!(o.status.success(), "{}", stderr(&o));
     assert_eq!(fs::read(&cut).unwrap(), fs::read(&whole).unwrap());
     // The resumed run's totals cover the whole file.

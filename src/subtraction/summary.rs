@@ -99,7 +99,14 @@ impl ScanSummary {
 
 impl fmt::Display for ScanSummary {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let set = |t: [u32; 3]| format!("{{{},{},{}}}", t[0], t[1], t[2]);
+        // The first ruleset reaching an extreme, none while the extreme is still 0.
+        let at = |(value, t): (u64, [u32; 3])| {
+            if value == 0 {
+                "0".to_string()
+            } else {
+                format!("{value} at {{{},{},{}}}", t[0], t[1], t[2])
+            }
+        };
         writeln!(f, "rulesets:          {}", self.rulesets)?;
         writeln!(f, "purely periodic:   {}", self.purely_periodic)?;
         writeln!(
@@ -107,18 +114,8 @@ impl fmt::Display for ScanSummary {
             "period classes:    a+b {}, c+a {}, c+b {}, other {}",
             self.period_a_plus_b, self.period_c_plus_a, self.period_c_plus_b, self.period_other
         )?;
-        writeln!(
-            f,
-            "max period:        {} at {}",
-            self.max_period.0,
-            set(self.max_period.1)
-        )?;
-        writeln!(
-            f,
-            "max pre-period:    {} at {}",
-            self.max_preperiod.0,
-            set(self.max_preperiod.1)
-        )?;
+        writeln!(f, "max period:        {}", at(self.max_period))?;
+        writeln!(f, "max pre-period:    {}", at(self.max_preperiod))?;
         write!(f, "checksum:          {}", self.peer_line())
     }
 }
