@@ -24,10 +24,14 @@ use crate::period::{CandidateWatch, certify, least_period};
 #[derive(Default)]
 pub struct FastSolver {
     planes: Planes,
-    candidates: Vec<usize>,
-    watches: Vec<CandidateWatch>,
-    /// Per watch: the P-positions of `[clean_from, len)` repeat those `P` earlier.
-    outcomes_clean_from: Vec<usize>,
+    candidates: Vec<Candidate>,
+}
+
+/// A candidate period `P` under watch.
+struct Candidate {
+    watch: CandidateWatch,
+    /// The P-positions of `[outcomes_clean_from, len)` repeat those `P` earlier.
+    outcomes_clean_from: usize,
 }
 
 /// Sets with more moves than this get no candidate periods, only the full search.
@@ -67,12 +71,7 @@ impl FastSolver {
         let slice = moves.as_slice();
         let c = *slice.last().expect("non-empty set") as usize;
         self.set_candidates(slice);
-        self.watches.clear();
-        self.watches
-            .extend(self.candidates.iter().map(|&p| CandidateWatch::new(p, c)));
-        self.outcomes_clean_from.clear();
-        self.outcomes_clean_from.resize(self.watches.len(), 0);
-        self.planes.reset(slice.len(), c);
+        self.planes.reset(slice);
         let mut full_search_at = if slice.len() == 3 {
             c * c / 2 + c + 64
         } else {
@@ -84,7 +83,11 @@ impl FastSolver {
             let planes = &self.planes;
             // The nim period and pre-period, and the outcome pre-period if already known.
             let mut proved = None;
-            for (watch, clean) in self.watches.iter_mut().zip(&mut self.outcomes_clean_from) {
+            for Candidate {
+                watch,
+                outcomes_clean_from: clean,
+            } in &mut self.candidates
+            {
                 // A proof needs the top c values to repeat, P-positions first: watching those
                 // costs one extraction a word, and gates the full comparison.
                 if let Some(y) = planes.newest_outcome_mismatch(watch.p) {
@@ -130,19 +133,25 @@ impl FastSolver {
         if moves.len() > MAX_TRACKED_MOVES {
             return;
         }
+        let c = moves[moves.len() - 1] as usize;
+        let mut add = |p: usize| {
+            if !self.candidates.iter().any(|t| t.watch.p == p) {
+                self.candidates.push(Candidate {
+                    watch: CandidateWatch::new(p, c),
+                    outcomes_clean_from: 0,
+                });
+            }
+        };
         for (i, &s) in moves.iter().enumerate() {
             for &t in &moves[i + 1..] {
-                self.candidates.push((s + t) as usize);
+                add((s + t) as usize);
             }
         }
-        if let &[a, b, c] = moves {
-            if c == a + b {
-                self.candidates
-                    .push(theory::additive_period(a as usize, b as usize));
-            }
+        if let &[a, b, c] = moves
+            && c == a + b
+        {
+            add(theory::additive_period(a as usize, b as usize));
         }
-        self.candidates.sort_unstable();
-        self.candidates.dedup();
     }
 }
 

@@ -61,6 +61,8 @@ pub struct Planes {
     pad: usize,
     /// Number of computed positions, a multiple of 64.
     len: usize,
+    /// Passes per word: each makes `min S` more positions final.
+    passes: usize,
 }
 
 /// Bits `[x, x + 64)` of plane `v` of `words` laid out as in [`Planes`], with `k` passed in so
@@ -87,12 +89,14 @@ unsafe fn bits_at(words: &[u64], k: usize, pad: usize, v: usize, x: isize) -> u6
 const ANY_NEAR: usize = usize::MAX;
 
 impl Planes {
-    /// Starts an empty sequence for a set of `k` moves, the largest `max_move`.
-    pub fn reset(&mut self, k: usize, max_move: usize) {
-        self.k = k;
-        self.pad = max_move.div_ceil(64) + 1;
+    /// Starts an empty sequence for the sorted, non-empty set `moves`.
+    pub fn reset(&mut self, moves: &[u32]) {
+        let (min, max) = (moves[0] as usize, moves[moves.len() - 1] as usize);
+        self.k = moves.len();
+        self.pad = max.div_ceil(64) + 1;
+        self.passes = 64usize.div_ceil(min);
         self.words.clear();
-        self.words.resize((self.pad + 2) * k, 0);
+        self.words.resize((self.pad + 2) * self.k, 0);
         self.len = 0;
     }
 
@@ -159,7 +163,7 @@ impl Planes {
         // Positions [x, x + a) depend only on positions below x. So computing the whole word
         // from a partly known one makes `a` more positions final each pass, and recomputing
         // final positions changes nothing: no masks needed.
-        let passes = 64usize.div_ceil(moves[0] as usize);
+        let passes = if near == 0 { 1 } else { self.passes };
         for _ in 0..passes {
             // `below`: positions whose options hold every value below v.
             let mut below = !0u64;
@@ -298,7 +302,7 @@ mod tests {
         ] {
             let set: Ruleset = text.parse().unwrap();
             let mut planes = Planes::default();
-            planes.reset(set.moves().len(), set.max_move() as usize);
+            planes.reset(set.moves());
             planes.extend(set.moves(), 700);
             let want = reference::nim_values(&set, planes.known_len());
             let got: Vec<u32> = (0..planes.known_len()).map(|x| planes.value(x)).collect();
@@ -310,7 +314,7 @@ mod tests {
     fn mismatch_search_matches_the_slice_version() {
         let set: Ruleset = "5,9,23".parse().unwrap();
         let mut planes = Planes::default();
-        planes.reset(3, 23);
+        planes.reset(set.moves());
         planes.extend(set.moves(), 640);
         let g = reference::nim_values(&set, 640);
         for (lo, hi, shift) in [
