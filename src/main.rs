@@ -109,7 +109,20 @@ fn run(cli: Cli) -> Result<()> {
     }
 }
 
+/// Most memory `sub seq` may plan for: the bit planes take `max_len / 8` bytes per move.
+const SEQ_MEMORY_BUDGET: u64 = 4 << 30;
+
 fn seq_command(args: SeqArgs) -> Result<()> {
+    let planes_bytes = (args.max_len as u64).div_ceil(64) * 8 * args.set.moves().len() as u64;
+    if planes_bytes > SEQ_MEMORY_BUDGET {
+        bail!(BadInput(format!(
+            "--max-len {} with {} moves may need {} MiB, over the {} MiB budget; lower --max-len",
+            args.max_len,
+            args.set.moves().len(),
+            planes_bytes >> 20,
+            SEQ_MEMORY_BUDGET >> 20
+        )));
+    }
     let report = seq::describe(&args.set, args.len, args.max_len)?;
     let mut out = io::stdout().lock();
     match args.format {

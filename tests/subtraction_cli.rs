@@ -271,6 +271,7 @@ fn bad_input_gets_one_line_and_exit_code_2() {
         &["sub", "seq", "5,x"],
         &["sub", "seq", ""],
         &["sub", "seq", "-4,2"],
+        &["sub", "seq", "1,2,3", "--max-len", "99999999999999"],
         &["sub", "scan", "--c-max", "2"],
         &["sub", "scan", "--c-max", "20", "--shard", "3/2"],
         &["sub", "scan", "--c-max", "20", "--shard", "1/0"],

@@ -7,9 +7,10 @@
 //! Theorem 34) a [`CandidateWatch`] compares new values with those `P` earlier, so the moment the
 //! top `c` values repeat is seen within one word of 64 values, and the pre-period with it.
 //! Candidates are only hints: a period counts only once the window comparison proves it, and the
-//! least period is then the least divisor that matches ([`crate::period`]). A full search over every `p` runs from a length on (for triples the
-//! empirical envelope `c^2/2 + c + 64` of spec section 3.2, else `4c + 64`) and at every doubling
-//! after, so a ruleset that breaks every hint is still solved exactly, only later.
+//! least period is then the least divisor that matches ([`crate::period`]). A full search over
+//! every `p` runs from a length on (for triples the empirical envelope `c^2/2 + c + 64` of spec
+//! section 3.2, else `4c + 64`) and at every doubling after, so a ruleset that breaks every hint
+//! is still solved exactly, only later.
 
 use rayon::prelude::*;
 
