@@ -36,6 +36,32 @@ pub enum SubCommand {
     Seq(SeqArgs),
     /// Every triple a < b < c <= C: one row per ruleset with its exact period and pre-period.
     Scan(ScanArgs),
+    /// Manabe's theory for a base pair (a,b): Z, D, Lambda, the admissible angle sets and the
+    /// predicted zone of every angle rho = c mod (a+b).
+    Theta(ThetaArgs),
+}
+
+fn parse_base(s: &str) -> Result<(usize, usize), String> {
+    let bad = || format!("expected a,b with 1 <= a < b <= 100000, e.g. 3,8; got '{s}'");
+    let (a, b) = s.split_once(',').ok_or_else(bad)?;
+    let (a, b) = (
+        a.trim().parse::<usize>().map_err(|_| bad())?,
+        b.trim().parse::<usize>().map_err(|_| bad())?,
+    );
+    if a == 0 || a >= b || b > 100_000 {
+        return Err(bad());
+    }
+    Ok((a, b))
+}
+
+#[derive(Args, Debug)]
+pub struct ThetaArgs {
+    /// The base pair a,b (1 <= a < b), e.g. 3,8.
+    #[arg(value_parser = parse_base, allow_hyphen_values = true)]
+    pub base: (usize, usize),
+    /// Text for reading, or one JSON object.
+    #[arg(long, value_enum, default_value_t = SeqFormat::Text)]
+    pub format: SeqFormat,
 }
 
 #[derive(Subcommand, Debug)]

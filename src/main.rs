@@ -14,6 +14,7 @@ use nimseq::gpu::GpuContext;
 use nimseq::output::resumable::ResumeError;
 use nimseq::subtraction::gpu::SubtractionGpu;
 use nimseq::subtraction::scan::{Backend, ScanError, ScanJob, ScanOptions};
+use nimseq::subtraction::theory::predict::ThetaReport;
 use nimseq::subtraction::{TripleFilter, seq};
 
 /// Bad input: the user's to fix; exit code 2.
@@ -68,6 +69,18 @@ fn run(cli: Cli) -> Result<()> {
     match cli.command {
         Command::Sub(SubCommand::Seq(args)) => seq_command(args),
         Command::Sub(SubCommand::Scan(args)) => scan_command(args),
+        Command::Sub(SubCommand::Theta(args)) => {
+            let report = ThetaReport::new(args.base.0, args.base.1);
+            let mut out = io::stdout().lock();
+            match args.format {
+                SeqFormat::Text => writeln!(out, "{report}")?,
+                SeqFormat::Json => {
+                    serde_json::to_writer(&mut out, &report)?;
+                    writeln!(out)?;
+                }
+            }
+            Ok(())
+        }
         Command::Bench(BenchCommand::Sub(args)) => {
             let gpu = if args.no_gpu {
                 None

@@ -264,6 +264,23 @@ fn resume_after_a_killed_run_is_byte_identical() {
 }
 
 #[test]
+fn theta_prints_example_1() {
+    let o = run(&["sub", "theta", "3,8"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    for line in [
+        "Z            {0,1,2,6,7} (N = 5)",
+        "Theta_a+b    {3,8}",
+        "Theta_c+a    {2,8}",
+        "Theta_c+b    {3,4,5,9,10}",
+        "  2  p = c+a, purely periodic",
+        "  6  uncovered: pre-periodic by Conjecture 50",
+    ] {
+        assert!(text.contains(line), "{line} missing in {text}");
+    }
+}
+
+#[test]
 fn bad_input_gets_one_line_and_exit_code_2() {
     let cases: &[&[&str]] = &[
         &["sub", "seq", "0,3"],
@@ -287,6 +304,9 @@ fn bad_input_gets_one_line_and_exit_code_2() {
         &["sub", "scan", "--c-max", "20", "--verify-sample", "2"],
         &["sub", "scan", "--c-max", "20", "--resume"],
         &["sub", "frobnicate"],
+        &["sub", "theta", "8,3"],
+        &["sub", "theta", "0,3"],
+        &["sub", "theta", "3"],
     ];
     for args in cases {
         let o = run(args);

@@ -3,4 +3,5 @@
 mod common;
 mod shaders;
 mod subtraction_cli;
+mod subtraction_theory;
 mod subtraction_values;

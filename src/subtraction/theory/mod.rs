@@ -1,5 +1,18 @@
-//! Closed forms from H. Manabe, "Purely Periodic Three-move Subtraction Games" (spec
-//! `subtraction-theory.md`, section 1). The engine uses them only as hints that it verifies.
+//! The theory of H. Manabe, "Purely Periodic Three-move Subtraction Games" (spec
+//! `subtraction-theory.md`, section 1): integer arithmetic on the circle `Z/(a+b)Z`.
+//!
+//! * [`base`]: the two-move base game `{a, b}`, its pattern `Z`, and the exact finite tests
+//!   T0, T1, T2 of Definition 19 for the admissible angle sets.
+//! * [`closed`]: the same sets from the closed forms (Lemma 14, Theorems 57 and 28), a second
+//!   implementation that the tests compare with the finite tests.
+//! * [`predict`]: Theorem 32's prediction for a triple, or why there is none.
+//!
+//! The engine uses none of this to compute a value; the fast path takes Theorem 34's period only
+//! as a candidate that it then proves.
+
+pub mod base;
+pub mod closed;
+pub mod predict;
 
 /// Greatest common divisor.
 pub fn gcd(mut x: usize, mut y: usize) -> usize {

@@ -1,0 +1,206 @@
+//! Theorem 32's prediction for a triple (spec section 1.8), or why there is none.
+
+use std::fmt;
+
+use serde::Serialize;
+
+use super::base::Base;
+use super::{additive_period, gcd};
+
+/// Which candidate period an angle admits first, in the order `a+b < c+a < c+b`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum Zone {
+    /// `rho in Theta_{a+b}` (the inert case: `W0(S) = W0(B)`).
+    APlusB,
+    CPlusA,
+    CPlusB,
+}
+
+impl fmt::Display for Zone {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Zone::APlusB => "a+b",
+            Zone::CPlusA => "c+a",
+            Zone::CPlusB => "c+b",
+        })
+    }
+}
+
+/// The least admissible zone of the angle `rho`, `None` if it is uncovered.
+pub fn zone(base: &Base, rho: usize) -> Option<Zone> {
+    if base.t0(rho) {
+        Some(Zone::APlusB)
+    } else if base.t1(rho) {
+        Some(Zone::CPlusA)
+    } else if base.t2(rho) {
+        Some(Zone::CPlusB)
+    } else {
+        None
+    }
+}
+
+/// Everything `nimseq sub theta a,b` shows: the base, its sets, and the zone of every angle.
+#[derive(Clone, Debug, Serialize)]
+pub struct ThetaReport {
+    pub a: usize,
+    pub b: usize,
+    pub delta: usize,
+    pub eta: usize,
+    pub eps: usize,
+    pub big_n: usize,
+    pub z: Vec<usize>,
+    pub d: Vec<usize>,
+    pub lambda: Vec<usize>,
+    pub theta_a_plus_b: Vec<usize>,
+    pub theta_c_plus_a: Vec<usize>,
+    pub theta_c_plus_b: Vec<usize>,
+    /// For `rho = 0 .. a+b-1`: the least admissible zone, `None` when uncovered.
+    pub zones: Vec<Option<Zone>>,
+}
+
+impl ThetaReport {
+    pub fn new(a: usize, b: usize) -> Self {
+        let base = Base::new(a, b);
+        ThetaReport {
+            a,
+            b,
+            delta: base.delta,
+            eta: base.eta,
+            eps: base.eps,
+            big_n: base.big_n,
+            z: base.z(),
+            d: base.d(),
+            lambda: base.lambda(),
+            theta_a_plus_b: base.angles(Base::t0),
+            theta_c_plus_a: base.angles(Base::t1),
+            theta_c_plus_b: base.angles(Base::t2),
+            zones: (0..base.n).map(|rho| zone(&base, rho)).collect(),
+        }
+    }
+}
+
+impl fmt::Display for ThetaReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let set = |v: &[usize]| {
+            let items: Vec<String> = v.iter().map(usize::to_string).collect();
+            format!("{{{}}}", items.join(","))
+        };
+        let n = self.a + self.b;
+        writeln!(
+            f,
+            "base         (a,b) = ({},{}), a+b = {n}, delta = {}, eta = {}, eps = {}",
+            self.a, self.b, self.delta, self.eta, self.eps
+        )?;
+        writeln!(f, "Z            {} (N = {})", set(&self.z), self.big_n)?;
+        writeln!(f, "D            {}", set(&self.d))?;
+        writeln!(f, "Lambda       {}", set(&self.lambda))?;
+        writeln!(f, "Theta_a+b    {}", set(&self.theta_a_plus_b))?;
+        writeln!(f, "Theta_c+a    {}", set(&self.theta_c_plus_a))?;
+        writeln!(f, "Theta_c+b    {}", set(&self.theta_c_plus_b))?;
+        if self.a == 1 {
+            writeln!(
+                f,
+                "a = 1 lies outside the paper (Remark 6): the zones below are not predictions"
+            )?;
+        }
+        writeln!(
+            f,
+            "rho  zone (c = K(a+b) + rho, a primitive non-additive c; Theorem 32)"
+        )?;
+        for (rho, z) in self.zones.iter().enumerate() {
+            let text = match z {
+                Some(z) => format!("p = {z}, purely periodic"),
+                None => "uncovered: pre-periodic by Conjecture 50".to_string(),
+            };
+            // gcd(a, b, c) = gcd(a, b, rho): some angles hold no primitive ruleset.
+            let note = if gcd(gcd(self.a, self.b), rho) != 1 {
+                " (no primitive c at this angle)"
+            } else {
+                ""
+            };
+            writeln!(f, "{rho:>3}  {text}{note}")?;
+        }
+        write!(
+            f,
+            "(rho = 0 with K = 1 is the additive c = a+b: purely periodic, Theorem 34)"
+        )
+    }
+}
+
+/// What the paper says about `{a, b, c}`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum Prediction {
+    /// `a / gcd(a, b, c) = 1`: outside the paper (Remark 6).
+    OutsideTheory,
+    /// `c = a + b` (after dividing by the gcd): purely periodic, Theorem 34 and Remark 35.
+    Additive { period: usize },
+    /// Theorem 32: purely periodic with exactly this least period.
+    Covered { zone: Zone, period: usize },
+    /// Uncovered angle: pre-periodic by Conjecture 50.
+    Uncovered,
+}
+
+/// The prediction for `a < b < c`, reduced by `g = gcd(a, b, c)` and scaled back (Lemma 5).
+pub fn predict(a: usize, b: usize, c: usize) -> Prediction {
+    let g = gcd(gcd(a, b), c);
+    let (a, b, c) = (a / g, b / g, c / g);
+    if a == 1 {
+        return Prediction::OutsideTheory;
+    }
+    if c == a + b {
+        return Prediction::Additive {
+            period: g * additive_period(a, b),
+        };
+    }
+    let base = Base::new(a, b);
+    match zone(&base, c % (a + b)) {
+        Some(zone) => Prediction::Covered {
+            zone,
+            period: g * match zone {
+                Zone::APlusB => a + b,
+                Zone::CPlusA => c + a,
+                Zone::CPlusB => c + b,
+            },
+        },
+        None => Prediction::Uncovered,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slice_3_8_of_the_spec() {
+        // Spec section 2.2, zone column.
+        let expect = [
+            (9, Some(Zone::CPlusB)),
+            (10, Some(Zone::CPlusB)),
+            (12, None),
+            (13, Some(Zone::CPlusA)),
+            (14, Some(Zone::APlusB)),
+            (15, Some(Zone::CPlusB)),
+            (17, None),
+            (24, Some(Zone::CPlusA)),
+        ];
+        for (c, z) in expect {
+            let got = match predict(3, 8, c) {
+                Prediction::Covered { zone, .. } => Some(zone),
+                _ => None,
+            };
+            assert_eq!(got, z, "{{3,8,{c}}}");
+        }
+        assert_eq!(predict(3, 8, 11), Prediction::Additive { period: 54 });
+        assert_eq!(
+            predict(3, 8, 15),
+            Prediction::Covered {
+                zone: Zone::CPlusB,
+                period: 23
+            }
+        );
+        // Remarks 33 and 51: outside the theory, or reduced by the gcd.
+        assert_eq!(predict(1, 3, 5), Prediction::OutsideTheory);
+        assert_eq!(predict(2, 14, 18), Prediction::OutsideTheory);
+        assert_eq!(predict(2, 4, 6), Prediction::OutsideTheory);
+    }
+}
