@@ -36,6 +36,8 @@ pub enum SubCommand {
     Seq(SeqArgs),
     /// Every triple a < b < c <= C: one row per ruleset with its exact period and pre-period.
     Scan(ScanArgs),
+    /// Scan with every theory check of spec section 4 (items 1-8): a report, and JSON with --json.
+    Survey(SurveyArgs),
     /// Manabe's theory for a base pair (a,b): Z, D, Lambda, the admissible angle sets and the
     /// predicted zone of every angle rho = c mod (a+b).
     Theta(ThetaArgs),
@@ -152,6 +154,15 @@ pub struct ScanArgs {
     /// Fraction of rows re-checked by the reference backend [default: 0.001 on the GPU, else 0].
     #[arg(long)]
     pub verify_sample: Option<f64>,
+}
+
+#[derive(Args, Debug)]
+pub struct SurveyArgs {
+    #[command(flatten)]
+    pub scan: ScanArgs,
+    /// Also write the report as JSON here.
+    #[arg(long)]
+    pub json: Option<PathBuf>,
 }
 
 #[derive(Args, Debug)]

@@ -8,12 +8,16 @@ use std::process::ExitCode;
 use anyhow::{Context, Result, bail};
 use clap::Parser;
 
-use cli::{BackendChoice, BenchCommand, Cli, Command, ScanArgs, SeqArgs, SeqFormat, SubCommand};
+use cli::{
+    BackendChoice, BenchCommand, Cli, Command, ScanArgs, SeqArgs, SeqFormat, SubCommand, SurveyArgs,
+};
 use nimseq::bench::{BenchTable, time_peer, time_scan};
 use nimseq::gpu::GpuContext;
 use nimseq::output::resumable::ResumeError;
 use nimseq::subtraction::gpu::SubtractionGpu;
 use nimseq::subtraction::scan::{Backend, ScanError, ScanJob, ScanOptions};
+use nimseq::subtraction::summary::ScanSummary;
+use nimseq::subtraction::survey::Survey;
 use nimseq::subtraction::theory::predict::ThetaReport;
 use nimseq::subtraction::{TripleFilter, seq};
 
@@ -69,6 +73,7 @@ fn run(cli: Cli) -> Result<()> {
     match cli.command {
         Command::Sub(SubCommand::Seq(args)) => seq_command(args),
         Command::Sub(SubCommand::Scan(args)) => scan_command(args),
+        Command::Sub(SubCommand::Survey(args)) => survey_command(args),
         Command::Sub(SubCommand::Theta(args)) => {
             let report = ThetaReport::new(args.base.0, args.base.1);
             let mut out = io::stdout().lock();
@@ -148,7 +153,8 @@ fn seq_command(args: SeqArgs) -> Result<()> {
     Ok(())
 }
 
-fn scan_command(args: ScanArgs) -> Result<()> {
+/// Checked scan options from the flags.
+fn scan_options(args: &ScanArgs) -> Result<ScanOptions> {
     if args.c_min > args.c_max {
         bail!(BadInput(format!(
             "--c-min {} is above --c-max {}: no triple to scan",
@@ -162,7 +168,7 @@ fn scan_command(args: ScanArgs) -> Result<()> {
             "--verify-sample {f} is not a fraction between 0 and 1"
         )));
     }
-    let opts = ScanOptions {
+    Ok(ScanOptions {
         filter: TripleFilter {
             c_min: args.c_min,
             c_max: args.c_max,
@@ -175,43 +181,69 @@ fn scan_command(args: ScanArgs) -> Result<()> {
         chunk_size: args.chunk_size,
         shard: args.shard,
         format: args.format,
-        out: args.out,
+        out: args.out.clone(),
         resume: args.resume,
         verify_sample: args.verify_sample,
-    };
-    // Open (or resume) the output before choosing a backend: bad paths fail before any work.
-    let job = ScanJob::open(&opts)?;
-    let ctx;
-    let backend = match args.backend {
-        BackendChoice::Reference => Backend::Reference,
-        BackendChoice::Cpu => Backend::Cpu,
-        BackendChoice::Gpu => {
-            ctx = GpuContext::new()?;
-            eprintln!("backend: gpu, {}", ctx.describe());
-            Backend::Gpu(SubtractionGpu::new(&ctx)?)
-        }
+    })
+}
+
+/// The backend asked for, saying on stderr which one runs; a GPU context lands in `ctx`.
+fn choose_backend(choice: BackendChoice, ctx: &mut Option<GpuContext>) -> Result<Backend<'_>> {
+    let found = match choice {
+        BackendChoice::Reference => return Ok(Backend::Reference),
+        BackendChoice::Cpu => return Ok(Backend::Cpu),
+        BackendChoice::Gpu => GpuContext::new()?,
         BackendChoice::Auto => match GpuContext::new() {
-            Ok(found) if found.info.device_type != wgpu::DeviceType::Cpu => {
-                ctx = found;
-                eprintln!("backend: gpu, {}", ctx.describe());
-                Backend::Gpu(SubtractionGpu::new(&ctx)?)
-            }
+            Ok(found) if found.info.device_type != wgpu::DeviceType::Cpu => found,
             Ok(found) => {
                 eprintln!(
                     "backend: cpu ({} is a software adapter, slower than the CPU path)",
                     found.info.name
                 );
-                Backend::Cpu
+                return Ok(Backend::Cpu);
             }
             Err(e) => {
                 eprintln!("backend: cpu ({e})");
-                Backend::Cpu
+                return Ok(Backend::Cpu);
             }
         },
     };
+    let ctx = ctx.insert(found);
+    eprintln!("backend: gpu, {}", ctx.describe());
+    Ok(Backend::Gpu(SubtractionGpu::new(ctx)?))
+}
+
+fn scan_command(args: ScanArgs) -> Result<()> {
+    let opts = scan_options(&args)?;
+    // Open (or resume) the output before choosing a backend: bad paths fail before any work.
+    let job: ScanJob<ScanSummary> = ScanJob::open(&opts)?;
+    let mut ctx = None;
+    let backend = choose_backend(args.backend, &mut ctx)?;
     // Stdout is line-buffered: one write per row would cost a system call each.
     let mut stdout = io::BufWriter::with_capacity(1 << 20, io::stdout().lock());
     let summary = job.run(&backend, &mut stdout)?;
     eprintln!("{summary}");
+    Ok(())
+}
+
+fn survey_command(args: SurveyArgs) -> Result<()> {
+    let opts = scan_options(&args.scan)?;
+    let job: ScanJob<Survey> = ScanJob::open(&opts)?;
+    let mut ctx = None;
+    let backend = choose_backend(args.scan.backend, &mut ctx)?;
+    // Rows go to --out when given; the report is what this command prints.
+    let survey = job.run(&backend, &mut io::sink())?;
+    println!("{survey}");
+    if let Some(path) = &args.json {
+        let file = std::fs::File::create(path)
+            .map_err(|e| BadInput(format!("cannot write '{}': {e}", path.display())))?;
+        serde_json::to_writer_pretty(io::BufWriter::new(file), &survey)?;
+    }
+    if survey.bugs() > 0 {
+        bail!(
+            "{} rulesets contradict a proved theorem: a bug in nimseq or in the spec (listed above)",
+            survey.bugs()
+        );
+    }
     Ok(())
 }

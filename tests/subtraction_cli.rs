@@ -264,6 +264,30 @@ fn resume_after_a_killed_run_is_byte_identical() {
 }
 
 #[test]
+fn survey_reports_and_writes_json() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("survey.json");
+    let o = nimseq()
+        .args([
+            "sub",
+            "survey",
+            "--c-max",
+            "40",
+            "--backend",
+            "cpu",
+            "--json",
+        ])
+        .arg(&json)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("1  Theorem 32: covered => q = 0, p as predicted"));
+    let report: serde_json::Value = serde_json::from_slice(&fs::read(&json).unwrap()).unwrap();
+    assert!(report["theorem_32"]["applied"].as_u64().unwrap() > 1000);
+    assert_eq!(report["theorem_32"]["failures"], serde_json::json!([]));
+}
+
+#[test]
 fn theta_prints_example_1() {
     let o = run(&["sub", "theta", "3,8"]);
     assert!(o.status.success(), "{}", stderr(&o));

@@ -53,3 +53,22 @@ fn predictions_agree_with_brute_force() {
     }
     assert!(checked > 20_000, "{checked}");
 }
+
+/// Every check of spec section 4 over all triples with c <= 100: nothing fails.
+#[test]
+fn survey_finds_no_failure_up_to_100() {
+    use nimseq::subtraction::fast::solve_triples;
+    use nimseq::subtraction::scan::Tally;
+    use nimseq::subtraction::survey::Survey;
+
+    let triples: Vec<Triple> = TripleFilter::up_to(100).triples().collect();
+    let mut survey = Survey::default();
+    for (t, s) in triples.iter().zip(solve_triples(&triples, |_| 1 << 24)) {
+        survey.add(*t, &s.unwrap());
+    }
+    for (name, check, _) in survey.checks() {
+        assert!(check.applied > 0, "{name} applied to nothing");
+        assert_eq!(check.failed(), 0, "{name}: {:?}", check.failures);
+    }
+    assert_eq!(survey.summary.rulesets, 161_700);
+}

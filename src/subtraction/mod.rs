@@ -17,6 +17,7 @@ pub mod scan;
 pub mod seq;
 pub mod solution;
 pub mod summary;
+pub mod survey;
 pub mod theory;
 pub mod triple;
 

@@ -13,6 +13,7 @@ use std::str::FromStr;
 
 use rayon::prelude::*;
 use serde::Serialize;
+use serde::de::DeserializeOwned;
 
 use super::gpu::{SubtractionGpu, long_cap};
 use super::solution::{NotCertified, Solution};
@@ -202,34 +203,50 @@ pub struct ScanOptions {
 /// Default chunk size: large enough to fill a big GPU, small enough to checkpoint often.
 pub const DEFAULT_CHUNK_SIZE: u64 = 1 << 18;
 
+/// Running totals a scan keeps over its rows, in scan order, saved with each checkpoint.
+pub trait Tally: Default + Serialize + DeserializeOwned {
+    fn add(&mut self, t: Triple, s: &Solution);
+}
+
+impl Tally for ScanSummary {
+    fn add(&mut self, t: Triple, s: &Solution) {
+        ScanSummary::add(self, t, s);
+    }
+}
+
 /// A scan ready to run: its chunks counted and its output opened (and resumed).
-pub struct ScanJob<'o> {
+pub struct ScanJob<'o, T: Tally = ScanSummary> {
     opts: &'o ScanOptions,
     total: u64,
     /// Chunks `[next, end)` remain.
     next: u64,
     end: u64,
     file: Option<ResumableFile>,
-    summary: ScanSummary,
+    summary: T,
 }
 
-impl<'o> ScanJob<'o> {
+impl<'o, T: Tally> ScanJob<'o, T> {
     /// Counts the work and opens `opts.out`, resuming it if asked: every error here is the
     /// user's to fix, and nothing has been computed yet.
     pub fn open(opts: &'o ScanOptions) -> Result<Self, ScanError> {
         let total = opts.filter.triples().count() as u64;
         let (first, end) = opts.shard.chunks(total.div_ceil(opts.chunk_size.max(1)));
-        let job = serde_json::to_string(opts).expect("options serialise");
+        // What is tallied is part of the job: a scan's checkpoint cannot resume a survey.
+        let job = format!(
+            "{} {}",
+            std::any::type_name::<T>(),
+            serde_json::to_string(opts).expect("options serialise")
+        );
         let mut scan = ScanJob {
             opts,
             total,
             next: first,
             end,
             file: None,
-            summary: ScanSummary::default(),
+            summary: T::default(),
         };
         if let Some(path) = &opts.out {
-            let (file, checkpoint) = ResumableFile::open::<ScanSummary>(path, &job, opts.resume)?;
+            let (file, checkpoint) = ResumableFile::open::<T>(path, &job, opts.resume)?;
             if let Some(c) = checkpoint {
                 scan.next = c.next_chunk.max(first);
                 scan.summary = c.state.unwrap_or_default();
@@ -241,11 +258,7 @@ impl<'o> ScanJob<'o> {
 
     /// Runs the remaining chunks on `backend`, rows to the file or to `stdout`; returns the
     /// totals of every row of this shard, resumed ones included.
-    pub fn run(
-        mut self,
-        backend: &Backend<'_>,
-        stdout: &mut dyn Write,
-    ) -> Result<ScanSummary, ScanError> {
+    pub fn run(mut self, backend: &Backend<'_>, stdout: &mut dyn Write) -> Result<T, ScanError> {
         let opts = self.opts;
         let cs = opts.chunk_size.max(1);
         let first = opts.shard.chunks(self.total.div_ceil(cs)).0;
@@ -297,7 +310,7 @@ impl<'o> ScanJob<'o> {
     }
 }
 
-impl ScanJob<'_> {
+impl<T: Tally> ScanJob<'_, T> {
     /// Writes the rows of one solved chunk and records that chunks below `next_chunk` are done.
     fn write_chunk(
         &mut self,
@@ -328,7 +341,7 @@ pub fn run_scan(
     backend: &Backend<'_>,
     stdout: &mut dyn Write,
 ) -> Result<ScanSummary, ScanError> {
-    ScanJob::open(opts)?.run(backend, stdout)
+    ScanJob::<ScanSummary>::open(opts)?.run(backend, stdout)
 }
 
 /// Re-solves a random `fraction` of `triples` with the reference and compares.

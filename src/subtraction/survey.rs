@@ -1,0 +1,299 @@
+//! The theory checks of spec section 4, items 1-8, tallied over a scan's rows.
+//!
+//! Every check counts the rulesets it applies to and those that hold, and keeps the first
+//! [`MAX_LISTED`] failures (all are counted). A failure of Theorem 32, Theorem 34 or Proposition 53
+//! contradicts a proved theorem: it is a bug in nimseq (or the spec), reported loudly.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use super::scan::Tally;
+use super::solution::Solution;
+use super::summary::ScanSummary;
+use super::theory::base::Base;
+use super::theory::predict::{Prediction, predict};
+use super::theory::{additive_period, gcd};
+use super::triple::Triple;
+
+/// Failures kept per check; the count covers all of them.
+pub const MAX_LISTED: usize = 200;
+
+/// One checked statement.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct Check {
+    pub applied: u64,
+    pub held: u64,
+    /// The first failures, as `{a,b,c}: what failed`.
+    pub failures: Vec<String>,
+}
+
+impl Check {
+    fn record(&mut self, held: bool, t: Triple, what: impl FnOnce() -> String) {
+        self.applied += 1;
+        if held {
+            self.held += 1;
+        } else if self.failures.len() < MAX_LISTED {
+            self.failures
+                .push(format!("{{{},{},{}}}: {}", t.a, t.b, t.c, what()));
+        }
+    }
+
+    pub fn failed(&self) -> u64 {
+        self.applied - self.held
+    }
+}
+
+/// Everything spec section 4 asks of a scan (items 1-8), plus the scan's own totals.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct Survey {
+    pub summary: ScanSummary,
+    /// Item 1, proved direction: covered (primitive, non-additive, a >= 2) => q = 0 and p equals
+    /// the least admissible candidate. A failure is a bug.
+    pub theorem_32: Check,
+    /// Item 1, Conjecture 50: uncovered => q > 0.
+    pub conjecture_50: Check,
+    /// Conjecture 50 read as necessity, split as the spec splits what is open: among purely
+    /// periodic rulesets, those with p = a+b and K in {0, 1} (open) ...
+    pub necessity_a_plus_b_small_k: Check,
+    /// ... p = a+b and K >= 2 (Proposition 53, proved: a failure is a bug) ...
+    pub necessity_a_plus_b_large_k: Check,
+    /// ... p = c+a (open) and p = c+b (open): each must be covered.
+    pub necessity_c_plus_a: Check,
+    pub necessity_c_plus_b: Check,
+    /// Item 2, Conjecture 54: q = 0 => p in {a+b, c+a, c+b}.
+    pub conjecture_54: Check,
+    /// Item 3, Conjecture 55: q = 0 and p = c+a => T1; q = 0 and p = c+b => T2.
+    pub conjecture_55: Check,
+    /// Item 4, Moriwaki: b <= 2a and 0 < rho < delta => q > 0.
+    pub moriwaki: Check,
+    /// Item 5, Ward (nim period, every non-additive ruleset): the pair sums that p divides have
+    /// gcd p. Flammenkamp's Vermutung 6: the same for the outcome period.
+    pub ward: Check,
+    pub flammenkamp_v6: Check,
+    /// Item 6, Miklós-Post [12, Conj 1]: outcome period < 2c for every non-additive ruleset.
+    pub miklos_post: Check,
+    /// Item 7: nim period = outcome period for every non-additive ruleset.
+    pub nim_equals_outcome_period: Check,
+    /// Item 8: additive c = a+b with a/g >= 2 has q = 0 and p = g p_add (Theorem 34, Remark 35).
+    pub additive: Check,
+    /// Rulesets with a / gcd(a,b,c) = 1, outside the paper (Remark 6).
+    pub outside_theory: u64,
+}
+
+/// `gcd` of the pair sums that `p` divides, 0 if it divides none.
+fn pair_sum_gcd(t: Triple, p: usize) -> usize {
+    let (a, b, c) = (t.a as usize, t.b as usize, t.c as usize);
+    [a + b, a + c, b + c]
+        .into_iter()
+        .filter(|s| s % p == 0)
+        .fold(0, gcd)
+}
+
+impl Tally for Survey {
+    fn add(&mut self, t: Triple, s: &Solution) {
+        self.summary.add(t, s);
+        let (a, b, c) = (t.a as usize, t.b as usize, t.c as usize);
+        let (p, q, p0, q0) = (s.period, s.preperiod, s.outcome_period, s.outcome_preperiod);
+        let found = || format!("p = {p}, q = {q}, p0 = {p0}, q0 = {q0}");
+        let g = gcd(gcd(a, b), c);
+        if c == a + b {
+            if a / g >= 2 {
+                let want = g * additive_period(a / g, b / g);
+                self.additive.record(q == 0 && p == want, t, || {
+                    format!("{}; Theorem 34 says p = {want}, q = 0 (BUG)", found())
+                });
+            }
+            return;
+        }
+        // Items 5-7: every non-additive ruleset, a = 1 and non-primitive included.
+        self.ward.record(pair_sum_gcd(t, p) == p, t, found);
+        self.flammenkamp_v6
+            .record(pair_sum_gcd(t, p0) == p0, t, found);
+        self.miklos_post.record(p0 < 2 * c, t, found);
+        self.nim_equals_outcome_period.record(p == p0, t, found);
+        if g != 1 || a < 2 {
+            self.outside_theory += u64::from(a / g == 1);
+            return;
+        }
+        // Items 1-4: primitive, non-additive, a >= 2.
+        let base = Base::new(a, b);
+        let rho = c % (a + b);
+        let k = c / (a + b);
+        match predict(a, b, c) {
+            Prediction::Covered { zone, period } => {
+                self.theorem_32.record(q == 0 && p == period, t, || {
+                    format!(
+                        "{}; Theorem 32 says p = {period} ({zone}), q = 0 (BUG)",
+                        found()
+                    )
+                });
+            }
+            Prediction::Uncovered => {
+                self.conjecture_50.record(q > 0, t, || {
+                    format!("{}; uncovered (rho = {rho}) yet purely periodic", found())
+                });
+            }
+            Prediction::Additive { .. } | Prediction::OutsideTheory => {
+                unreachable!("additive and a/g = 1 were handled above")
+            }
+        }
+        if q == 0 {
+            let covered = base.t0(rho) || base.t1(rho) || base.t2(rho);
+            let uncovered = || format!("{}; purely periodic at uncovered rho = {rho}", found());
+            if p == a + b && k <= 1 {
+                self.necessity_a_plus_b_small_k
+                    .record(covered, t, uncovered);
+            } else if p == a + b {
+                self.necessity_a_plus_b_large_k.record(covered, t, || {
+                    format!("{} (Proposition 53: BUG)", uncovered())
+                });
+            } else if p == c + a {
+                self.necessity_c_plus_a.record(covered, t, uncovered);
+            } else if p == c + b {
+                self.necessity_c_plus_b.record(covered, t, uncovered);
+            }
+            self.conjecture_54
+                .record([a + b, c + a, c + b].contains(&p), t, found);
+            if p == c + a || p == c + b {
+                let admissible = if p == c + a {
+                    base.t1(rho)
+                } else {
+                    base.t2(rho)
+                };
+                self.conjecture_55.record(admissible, t, || {
+                    format!(
+                        "{}; rho = {rho} fails T{}",
+                        found(),
+                        if p == c + a { 1 } else { 2 }
+                    )
+                });
+            }
+        }
+        if b <= 2 * a && 0 < rho && rho < base.delta {
+            self.moriwaki.record(q > 0, t, found);
+        }
+    }
+}
+
+impl Survey {
+    /// The checks in report order, with their names and whether a failure is a bug.
+    pub fn checks(&self) -> Vec<(&'static str, &Check, bool)> {
+        vec![
+            (
+                "1  Theorem 32: covered => q = 0, p as predicted",
+                &self.theorem_32,
+                true,
+            ),
+            (
+                "1  Conjecture 50: uncovered => q > 0",
+                &self.conjecture_50,
+                false,
+            ),
+            (
+                "1  q = 0, p = a+b, K <= 1 => covered (open)",
+                &self.necessity_a_plus_b_small_k,
+                false,
+            ),
+            (
+                "1  q = 0, p = a+b, K >= 2 => covered (Prop 53)",
+                &self.necessity_a_plus_b_large_k,
+                true,
+            ),
+            (
+                "1  q = 0, p = c+a => covered (open)",
+                &self.necessity_c_plus_a,
+                false,
+            ),
+            (
+                "1  q = 0, p = c+b => covered (open)",
+                &self.necessity_c_plus_b,
+                false,
+            ),
+            (
+                "2  Conjecture 54: q = 0 => p in {a+b,c+a,c+b}",
+                &self.conjecture_54,
+                false,
+            ),
+            (
+                "3  Conjecture 55: p = c+a => T1, p = c+b => T2",
+                &self.conjecture_55,
+                false,
+            ),
+            (
+                "4  Moriwaki: b <= 2a, 0 < rho < delta => q > 0",
+                &self.moriwaki,
+                false,
+            ),
+            ("5  Ward: gcd of pair sums p divides = p", &self.ward, false),
+            (
+                "5  Flammenkamp V6: the same for p0",
+                &self.flammenkamp_v6,
+                false,
+            ),
+            ("6  Miklos-Post: p0 < 2c", &self.miklos_post, false),
+            (
+                "7  p = p0 (nim and outcome periods)",
+                &self.nim_equals_outcome_period,
+                false,
+            ),
+            (
+                "8  additive: q = 0, p = g p_add (Thm 34, Rem 35)",
+                &self.additive,
+                true,
+            ),
+        ]
+    }
+
+    /// Failures of proved theorems: bugs, never conjecture news.
+    pub fn bugs(&self) -> u64 {
+        self.checks()
+            .iter()
+            .filter(|(_, _, bug)| *bug)
+            .map(|(_, c, _)| c.failed())
+            .sum()
+    }
+}
+
+impl fmt::Display for Survey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(
+            f,
+            "{:<52} {:>12} {:>12} {:>8}",
+            "check (spec section 4 item)", "applied", "held", "failed"
+        )?;
+        for (name, check, _) in self.checks() {
+            writeln!(
+                f,
+                "{name:<52} {:>12} {:>12} {:>8}",
+                check.applied,
+                check.held,
+                check.failed()
+            )?;
+        }
+        writeln!(
+            f,
+            "outside the paper (a/g = 1, non-additive): {}",
+            self.outside_theory
+        )?;
+        for (name, check, bug) in self.checks() {
+            if check.failed() > 0 {
+                let label = if bug {
+                    "BUG in nimseq or the spec"
+                } else {
+                    "failures"
+                };
+                writeln!(
+                    f,
+                    "\n{name}: {} {label} (first {} listed)",
+                    check.failed(),
+                    check.failures.len()
+                )?;
+                for line in &check.failures {
+                    writeln!(f, "  {line}")?;
+                }
+            }
+        }
+        write!(f, "\n{}", self.summary)
+    }
+}
