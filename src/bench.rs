@@ -35,6 +35,7 @@ pub fn time_scan(c_max: u32, backend: &Backend<'_>, label: &str) -> Result<Bench
         chunk_size: DEFAULT_CHUNK_SIZE,
         shard: Shard::WHOLE,
         format: Format::Csv,
+        theory: false,
         out: None,
         resume: false,
         verify_sample: Some(0.0),

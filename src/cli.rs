@@ -136,6 +136,10 @@ pub struct ScanArgs {
     /// Which implementation computes the rows; all give identical rows.
     #[arg(long, value_enum, default_value_t = BackendChoice::Auto)]
     pub backend: BackendChoice,
+    /// Add the theory columns to each row: g, rho, K, T0, T1, T2, the predicted period (-1
+    /// uncovered, -2 outside the paper) and whether the computed values agree.
+    #[arg(long)]
+    pub theory: bool,
     /// Row format: CSV with a header, or one JSON object per line.
     #[arg(long, value_enum, default_value_t = Format::Csv)]
     pub format: Format,

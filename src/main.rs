@@ -181,6 +181,7 @@ fn scan_options(args: &ScanArgs) -> Result<ScanOptions> {
         chunk_size: args.chunk_size,
         shard: args.shard,
         format: args.format,
+        theory: args.theory,
         out: args.out.clone(),
         resume: args.resume,
         verify_sample: args.verify_sample,

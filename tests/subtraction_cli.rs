@@ -264,6 +264,36 @@ fn resume_after_a_killed_run_is_byte_identical() {
 }
 
 #[test]
+fn scan_theory_columns() {
+    let o = run(&[
+        "sub",
+        "scan",
+        "--c-max",
+        "13",
+        "--c-min",
+        "13",
+        "--a-min",
+        "3",
+        "--a-max",
+        "3",
+        "--theory",
+        "--backend",
+        "cpu",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(text.starts_with("a,b,c,period,preperiod,outcome_period,outcome_preperiod,g,rho,K,T0,T1,T2,predicted_period,agrees\n"));
+    // {3,8,13}: rho = 2 in Theta_{c+a} only, p = 16 as predicted (spec 2.2).
+    assert!(
+        text.contains("\n3,8,13,16,0,16,0,1,2,1,false,true,false,16,yes\n"),
+        "{text}"
+    );
+    // {3,11,13}: uncovered, pre-periodic as Conjecture 50 says.
+    assert!(text.contains(",-1,yes\n"), "{text}");
+    assert!(!text.contains(",no\n"), "{text}");
+}
+
+#[test]
 fn survey_reports_and_writes_json() {
     let dir = tempfile::tempdir().unwrap();
     let json = dir.path().join("survey.json");

@@ -72,3 +72,46 @@ fn survey_finds_no_failure_up_to_100() {
     }
     assert_eq!(survey.summary.rulesets, 161_700);
 }
+
+/// Theorem 34: `p = p_add` and `q = 0` for every coprime additive `{a, b, a+b}`, `2 <= a < b <= 80`
+/// (1,886 rulesets, spec section 2.1 row 15).
+#[test]
+fn additive_periods_for_all_coprime_bases_up_to_80() {
+    use nimseq::subtraction::theory::{additive_period, gcd};
+    let mut solver = FastSolver::default();
+    let mut n = 0;
+    for b in 3..=80u32 {
+        for a in 2..b {
+            if gcd(a as usize, b as usize) != 1 {
+                continue;
+            }
+            let s = solver
+                .solve_triple(Triple { a, b, c: a + b }, 1 << 24)
+                .unwrap();
+            let want = additive_period(a as usize, b as usize);
+            assert_eq!((s.period, s.preperiod), (want, 0), "{{{a},{b},{}}}", a + b);
+            n += 1;
+        }
+    }
+    assert_eq!(n, 1886);
+}
+
+/// The remarks' cautionary rulesets: outside the theory, and their true periods (spec 1.3).
+#[test]
+fn cautionary_rulesets() {
+    let mut solver = FastSolver::default();
+    let mut period = |a, b, c| {
+        solver
+            .solve_triple(Triple { a, b, c }, 1 << 24)
+            .unwrap()
+            .period
+    };
+    assert_eq!(predict(1, 3, 5), Prediction::OutsideTheory);
+    assert_eq!(period(1, 3, 5), 2); // the criterion would say 4 (Remark 33)
+    assert_eq!(predict(2, 4, 6), Prediction::OutsideTheory);
+    assert_eq!(period(2, 4, 6), 8); // the odd-eta formula evaluated directly says 16 (Remark 35)
+    for c in (18..=62u32).step_by(4) {
+        assert_eq!(predict(2, 14, c as usize), Prediction::OutsideTheory);
+        assert_eq!(period(2, 14, c), 4, "{{2,14,{c}}}"); // the criterion would say 16 (Remark 51)
+    }
+}

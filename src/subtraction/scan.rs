@@ -18,6 +18,7 @@ use serde::de::DeserializeOwned;
 use super::gpu::{SubtractionGpu, long_cap};
 use super::solution::{NotCertified, Solution};
 use super::summary::ScanSummary;
+use super::theory::predict::TheoryColumns;
 use super::triple::{Triple, TripleFilter};
 use super::{fast, reference};
 use crate::gpu::GpuError;
@@ -76,7 +77,13 @@ pub struct ScanRow {
     pub preperiod: usize,
     pub outcome_period: usize,
     pub outcome_preperiod: usize,
+    /// With `--theory`: the paper's view of the ruleset.
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    pub theory: Option<TheoryColumns>,
 }
+
+/// The CSV header of rows with theory columns.
+pub const THEORY_CSV_HEADER: &str = "a,b,c,period,preperiod,outcome_period,outcome_preperiod,g,rho,K,T0,T1,T2,predicted_period,agrees";
 
 impl Row for ScanRow {
     const CSV_HEADER: &'static str = "a,b,c,period,preperiod,outcome_period,outcome_preperiod";
@@ -102,13 +109,27 @@ impl Row for ScanRow {
             line[len] = if i + 1 == fields.len() { b'\n' } else { b',' };
             len += 1;
         }
-        w.write_all(&line[..len])
+        match &self.theory {
+            None => w.write_all(&line[..len]),
+            Some(t) => {
+                w.write_all(&line[..len - 1])?;
+                writeln!(
+                    w,
+                    ",{},{},{},{},{},{},{},{}",
+                    t.g, t.rho, t.k, t.t0, t.t1, t.t2, t.predicted_period, t.agrees
+                )
+            }
+        }
     }
 }
 
 impl ScanRow {
-    fn new(t: Triple, s: &Solution) -> Self {
+    fn new(t: Triple, s: &Solution, theory: bool) -> Self {
         ScanRow {
+            theory: theory.then(|| {
+                let (a, b, c) = (t.a as usize, t.b as usize, t.c as usize);
+                TheoryColumns::new(a, b, c, s.period, s.preperiod)
+            }),
             a: t.a,
             b: t.b,
             c: t.c,
@@ -191,6 +212,8 @@ pub struct ScanOptions {
     pub chunk_size: u64,
     pub shard: Shard,
     pub format: Format,
+    /// Add the theory columns ([`TheoryColumns`]) to each row.
+    pub theory: bool,
     #[serde(skip)]
     pub out: Option<PathBuf>,
     #[serde(skip)]
@@ -267,7 +290,12 @@ impl<'o, T: Tally> ScanJob<'o, T> {
                 Some(f) => f.writer(),
                 None => stdout,
             };
-            opts.format.write_header(sink, ScanRow::CSV_HEADER)?;
+            let header = if opts.theory {
+                THEORY_CSV_HEADER
+            } else {
+                ScanRow::CSV_HEADER
+            };
+            opts.format.write_header(sink, header)?;
         }
         let bar = progress_bar((self.end * cs).min(self.total) - first * cs, "rulesets");
         bar.set_position((self.next - first) * cs);
@@ -325,7 +353,7 @@ impl<T: Tally> ScanJob<'_, T> {
             None => stdout,
         };
         for (&t, s) in chunk.iter().zip(solutions) {
-            format.write_row(sink, &ScanRow::new(t, s))?;
+            format.write_row(sink, &ScanRow::new(t, s, self.opts.theory))?;
             self.summary.add(t, s);
         }
         if let Some(f) = &mut self.file {

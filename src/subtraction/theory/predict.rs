@@ -127,6 +127,56 @@ impl fmt::Display for ThetaReport {
     }
 }
 
+/// The per-ruleset theory columns of `nimseq sub scan --theory` (spec section 4's suggested
+/// record), all computed on the primitive ruleset `S / g`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct TheoryColumns {
+    pub g: usize,
+    pub rho: usize,
+    #[serde(rename = "K")]
+    pub k: usize,
+    #[serde(rename = "T0")]
+    pub t0: bool,
+    #[serde(rename = "T1")]
+    pub t1: bool,
+    #[serde(rename = "T2")]
+    pub t2: bool,
+    /// The predicted least period; -1 uncovered (pre-periodic by Conjecture 50), -2 outside the
+    /// paper (`a / g = 1`).
+    pub predicted_period: i64,
+    /// `yes` or `no` where the paper makes a claim (a theorem, or Conjecture 50 for uncovered
+    /// angles), `none` outside it.
+    pub agrees: &'static str,
+}
+
+impl TheoryColumns {
+    /// The columns for `{a, b, c}` whose computed period and pre-period are `p` and `q`.
+    pub fn new(a: usize, b: usize, c: usize, p: usize, q: usize) -> Self {
+        let g = gcd(gcd(a, b), c);
+        let (a1, b1, c1) = (a / g, b / g, c / g);
+        let base = Base::new(a1, b1);
+        let rho = c1 % (a1 + b1);
+        let yes_no = |ok: bool| if ok { "yes" } else { "no" };
+        let (predicted_period, agrees) = match predict(a, b, c) {
+            Prediction::Covered { period, .. } | Prediction::Additive { period } => {
+                (period as i64, yes_no(q == 0 && p == period))
+            }
+            Prediction::Uncovered => (-1, yes_no(q > 0)),
+            Prediction::OutsideTheory => (-2, "none"),
+        };
+        TheoryColumns {
+            g,
+            rho,
+            k: c1 / (a1 + b1),
+            t0: base.t0(rho),
+            t1: base.t1(rho),
+            t2: base.t2(rho),
+            predicted_period,
+            agrees,
+        }
+    }
+}
+
 /// What the paper says about `{a, b, c}`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub enum Prediction {
