@@ -38,6 +38,9 @@ pub enum SubCommand {
     Scan(ScanArgs),
     /// Scan with every theory check of spec section 4 (items 1-8): a report, and JSON with --json.
     Survey(SurveyArgs),
+    /// P-positions of a triple from the paper's closed forms beside brute force, with the
+    /// Theorem 40 reconstruction of every value checked.
+    Ppos(PposArgs),
     /// Manabe's theory for a base pair (a,b): Z, D, Lambda, the admissible angle sets and the
     /// predicted zone of every angle rho = c mod (a+b).
     Theta(ThetaArgs),
@@ -158,6 +161,19 @@ pub struct ScanArgs {
     /// Fraction of rows re-checked by the reference backend [default: 0.001 on the GPU, else 0].
     #[arg(long)]
     pub verify_sample: Option<f64>,
+}
+
+#[derive(Args, Debug)]
+pub struct PposArgs {
+    /// The triple, e.g. 3,8,13.
+    #[arg(value_parser = parse_ruleset, allow_hyphen_values = true)]
+    pub set: Ruleset,
+    /// How many P-positions to list.
+    #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    pub count: u64,
+    /// Text for reading, or one JSON object.
+    #[arg(long, value_enum, default_value_t = SeqFormat::Text)]
+    pub format: SeqFormat,
 }
 
 #[derive(Args, Debug)]

@@ -9,15 +9,18 @@ use anyhow::{Context, Result, bail};
 use clap::Parser;
 
 use cli::{
-    BackendChoice, BenchCommand, Cli, Command, ScanArgs, SeqArgs, SeqFormat, SubCommand, SurveyArgs,
+    BackendChoice, BenchCommand, Cli, Command, PposArgs, ScanArgs, SeqArgs, SeqFormat, SubCommand,
+    SurveyArgs,
 };
 use nimseq::bench::{BenchTable, time_peer, time_scan};
 use nimseq::gpu::GpuContext;
 use nimseq::output::resumable::ResumeError;
 use nimseq::subtraction::gpu::SubtractionGpu;
+use nimseq::subtraction::planes::Planes;
 use nimseq::subtraction::scan::{Backend, ScanError, ScanJob, ScanOptions};
 use nimseq::subtraction::summary::ScanSummary;
 use nimseq::subtraction::survey::Survey;
+use nimseq::subtraction::theory::ppos::PposReport;
 use nimseq::subtraction::theory::predict::ThetaReport;
 use nimseq::subtraction::{TripleFilter, seq};
 
@@ -74,17 +77,9 @@ fn run(cli: Cli) -> Result<()> {
         Command::Sub(SubCommand::Seq(args)) => seq_command(args),
         Command::Sub(SubCommand::Scan(args)) => scan_command(args),
         Command::Sub(SubCommand::Survey(args)) => survey_command(args),
+        Command::Sub(SubCommand::Ppos(args)) => ppos_command(args),
         Command::Sub(SubCommand::Theta(args)) => {
-            let report = ThetaReport::new(args.base.0, args.base.1);
-            let mut out = io::stdout().lock();
-            match args.format {
-                SeqFormat::Text => writeln!(out, "{report}")?,
-                SeqFormat::Json => {
-                    serde_json::to_writer(&mut out, &report)?;
-                    writeln!(out)?;
-                }
-            }
-            Ok(())
+            print_report(&ThetaReport::new(args.base.0, args.base.1), args.format)
         }
         Command::Bench(BenchCommand::Sub(args)) => {
             let gpu = if args.no_gpu {
@@ -130,6 +125,48 @@ fn run(cli: Cli) -> Result<()> {
 /// Most memory `sub seq` may plan for: the bit planes take `max_len / 8` bytes per move.
 const SEQ_MEMORY_BUDGET: u64 = 4 << 30;
 
+/// Prints a report as text or as one line of JSON.
+fn print_report(
+    report: &(impl std::fmt::Display + serde::Serialize),
+    format: SeqFormat,
+) -> Result<()> {
+    let mut out = io::stdout().lock();
+    match format {
+        SeqFormat::Text => writeln!(out, "{report}")?,
+        SeqFormat::Json => {
+            serde_json::to_writer(&mut out, report)?;
+            writeln!(out)?;
+        }
+    }
+    Ok(())
+}
+
+/// Most values `sub ppos` computes: P-positions are at most 2c apart, so this bounds `count * c`.
+const PPOS_MAX_LEN: usize = 1 << 28;
+
+fn ppos_command(args: PposArgs) -> Result<()> {
+    let &[a, b, c] = args.set.moves() else {
+        bail!(BadInput(format!(
+            "ppos needs three moves a,b,c; got {}",
+            args.set
+        )));
+    };
+    let count = args.count as usize;
+    // Of any c + 1 consecutive positions one is a P-position, so this length holds `count`.
+    let len = (count + 1) * (c as usize + 1);
+    if len > PPOS_MAX_LEN {
+        bail!(BadInput(format!(
+            "--count {count} with c = {c} may need {len} values, over the limit {PPOS_MAX_LEN}"
+        )));
+    }
+    let mut planes = Planes::default();
+    planes.reset(args.set.moves());
+    planes.extend(args.set.moves(), len);
+    let g: Vec<u32> = (0..len).map(|x| planes.value(x)).collect();
+    let report = PposReport::new(a as usize, b as usize, c as usize, count, &g);
+    print_report(&report, args.format)
+}
+
 fn seq_command(args: SeqArgs) -> Result<()> {
     let planes_bytes = (args.max_len as u64).div_ceil(64) * 8 * args.set.moves().len() as u64;
     if planes_bytes > SEQ_MEMORY_BUDGET {
@@ -141,16 +178,10 @@ fn seq_command(args: SeqArgs) -> Result<()> {
             SEQ_MEMORY_BUDGET >> 20
         )));
     }
-    let report = seq::describe(&args.set, args.len, args.max_len)?;
-    let mut out = io::stdout().lock();
-    match args.format {
-        SeqFormat::Text => writeln!(out, "{report}")?,
-        SeqFormat::Json => {
-            serde_json::to_writer(&mut out, &report)?;
-            writeln!(out)?;
-        }
-    }
-    Ok(())
+    print_report(
+        &seq::describe(&args.set, args.len, args.max_len)?,
+        args.format,
+    )
 }
 
 /// Checked scan options from the flags.

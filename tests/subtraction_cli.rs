@@ -318,6 +318,22 @@ fn survey_reports_and_writes_json() {
 }
 
 #[test]
+fn ppos_closed_forms_beside_brute_force() {
+    for set in ["3,8,13", "3,8,14", "3,8,15", "3,8,11", "6,16,26"] {
+        let o = run(&["sub", "ppos", set, "--count", "40"]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let text = stdout(&o);
+        assert!(
+            text.contains("closed form = brute force on every row"),
+            "{set}: {text}"
+        );
+        assert!(text.contains("match G"), "{set}: {text}");
+    }
+    let text = stdout(&run(&["sub", "ppos", "3,8,12"]));
+    assert!(text.contains("none: uncovered angle"), "{text}");
+}
+
+#[test]
 fn theta_prints_example_1() {
     let o = run(&["sub", "theta", "3,8"]);
     assert!(o.status.success(), "{}", stderr(&o));
@@ -361,6 +377,8 @@ fn bad_input_gets_one_line_and_exit_code_2() {
         &["sub", "theta", "8,3"],
         &["sub", "theta", "0,3"],
         &["sub", "theta", "3"],
+        &["sub", "ppos", "3,8"],
+        &["sub", "ppos", "3,8,1000000000", "--count", "1000"],
     ];
     for args in cases {
         let o = run(args);

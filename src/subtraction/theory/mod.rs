@@ -12,6 +12,7 @@
 
 pub mod base;
 pub mod closed;
+pub mod ppos;
 pub mod predict;
 
 /// Greatest common divisor.
