@@ -41,6 +41,8 @@ pub enum SubCommand {
     /// P-positions of a triple from the paper's closed forms beside brute force, with the
     /// Theorem 40 reconstruction of every value checked.
     Ppos(PposArgs),
+    /// Period maps as PNG: the slice a fixed (b right, c up) or the paper's Figure 3 view.
+    Plot(PlotArgs),
     /// Manabe's theory for a base pair (a,b): Z, D, Lambda, the admissible angle sets and the
     /// predicted zone of every angle rho = c mod (a+b).
     Theta(ThetaArgs),
@@ -64,6 +66,9 @@ pub struct ThetaArgs {
     /// The base pair a,b (1 <= a < b), e.g. 3,8.
     #[arg(value_parser = parse_base, allow_hyphen_values = true)]
     pub base: (usize, usize),
+    /// Also draw the circle Z/(a+b)Z as PNG: inner ring Z, outer ring each angle's zone.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
     /// Text for reading, or one JSON object.
     #[arg(long, value_enum, default_value_t = SeqFormat::Text)]
     pub format: SeqFormat,
@@ -174,6 +179,29 @@ pub struct PposArgs {
     /// Text for reading, or one JSON object.
     #[arg(long, value_enum, default_value_t = SeqFormat::Text)]
     pub format: SeqFormat,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum PlotView {
+    /// The slice a fixed: b to the right, c upwards.
+    Map,
+    /// x = rho/(a+b) against t = a/b for every primitive non-additive triple (Figure 3).
+    Figure3,
+}
+
+#[derive(Args, Debug)]
+pub struct PlotArgs {
+    #[arg(long, value_enum, default_value_t = PlotView::Map)]
+    pub view: PlotView,
+    /// The smallest move a of the slice (view map).
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    pub a: u32,
+    /// Largest c.
+    #[arg(long, default_value_t = 120, value_parser = clap::value_parser!(u32).range(3..=2_000))]
+    pub c_max: u32,
+    /// The PNG to write.
+    #[arg(long)]
+    pub out: PathBuf,
 }
 
 #[derive(Args, Debug)]

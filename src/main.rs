@@ -9,14 +9,16 @@ use anyhow::{Context, Result, bail};
 use clap::Parser;
 
 use cli::{
-    BackendChoice, BenchCommand, Cli, Command, PposArgs, ScanArgs, SeqArgs, SeqFormat, SubCommand,
-    SurveyArgs,
+    BackendChoice, BenchCommand, Cli, Command, PlotView, PposArgs, ScanArgs, SeqArgs, SeqFormat,
+    SubCommand, SurveyArgs,
 };
 use nimseq::bench::{BenchTable, time_peer, time_scan};
 use nimseq::gpu::GpuContext;
+use nimseq::output::image::Canvas;
 use nimseq::output::resumable::ResumeError;
 use nimseq::subtraction::gpu::SubtractionGpu;
 use nimseq::subtraction::planes::Planes;
+use nimseq::subtraction::plot;
 use nimseq::subtraction::scan::{Backend, ScanError, ScanJob, ScanOptions};
 use nimseq::subtraction::summary::ScanSummary;
 use nimseq::subtraction::survey::Survey;
@@ -79,7 +81,33 @@ fn run(cli: Cli) -> Result<()> {
         Command::Sub(SubCommand::Survey(args)) => survey_command(args),
         Command::Sub(SubCommand::Ppos(args)) => ppos_command(args),
         Command::Sub(SubCommand::Theta(args)) => {
-            print_report(&ThetaReport::new(args.base.0, args.base.1), args.format)
+            let report = ThetaReport::new(args.base.0, args.base.1);
+            if let Some(path) = &args.out {
+                write_png(&plot::circle(&report), path)?;
+            }
+            print_report(&report, args.format)
+        }
+        Command::Sub(SubCommand::Plot(args)) => {
+            let canvas = match args.view {
+                PlotView::Map => {
+                    if args.a + 2 > args.c_max {
+                        bail!(BadInput(format!(
+                            "--a {} leaves no triple with c <= {}",
+                            args.a, args.c_max
+                        )));
+                    }
+                    plot::period_map(args.a, args.c_max)?
+                }
+                PlotView::Figure3 => plot::figure3(args.c_max)?,
+            };
+            write_png(&canvas, &args.out)?;
+            eprintln!(
+                "wrote {} ({}x{}): blue p = a+b, orange c+a, green c+b, purple other, grey pre-periodic (darker = longer)",
+                args.out.display(),
+                canvas.width,
+                canvas.height
+            );
+            Ok(())
         }
         Command::Bench(BenchCommand::Sub(args)) => {
             let gpu = if args.no_gpu {
@@ -124,6 +152,13 @@ fn run(cli: Cli) -> Result<()> {
 
 /// Most memory `sub seq` may plan for: the bit planes take `max_len / 8` bytes per move.
 const SEQ_MEMORY_BUDGET: u64 = 4 << 30;
+
+/// Writes a PNG; an unwritable path is the user's to fix.
+fn write_png(canvas: &Canvas, path: &std::path::Path) -> Result<()> {
+    canvas
+        .write_png(path)
+        .map_err(|e| BadInput(format!("cannot write '{}': {e}", path.display())).into())
+}
 
 /// Prints a report as text or as one line of JSON.
 fn print_report(

@@ -334,6 +334,31 @@ fn ppos_closed_forms_beside_brute_force() {
 }
 
 #[test]
+fn plots_write_pngs() {
+    let dir = tempfile::tempdir().unwrap();
+    for (view, name) in [("map", "map.png"), ("figure3", "fig3.png")] {
+        let out = dir.path().join(name);
+        let o = nimseq()
+            .args([
+                "sub", "plot", "--view", view, "--a", "3", "--c-max", "40", "--out",
+            ])
+            .arg(&out)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", stderr(&o));
+        assert_eq!(&fs::read(&out).unwrap()[..4], b"\x89PNG");
+    }
+    let circle = dir.path().join("circle.png");
+    let o = nimseq()
+        .args(["sub", "theta", "3,8", "--out"])
+        .arg(&circle)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(&fs::read(&circle).unwrap()[..4], b"\x89PNG");
+}
+
+#[test]
 fn theta_prints_example_1() {
     let o = run(&["sub", "theta", "3,8"]);
     assert!(o.status.success(), "{}", stderr(&o));
@@ -378,6 +403,17 @@ fn bad_input_gets_one_line_and_exit_code_2() {
         &["sub", "theta", "0,3"],
         &["sub", "theta", "3"],
         &["sub", "ppos", "3,8"],
+        &[
+            "sub",
+            "plot",
+            "--out",
+            "/nonexistent/dir/map.png",
+            "--c-max",
+            "10",
+        ],
+        &[
+            "sub", "plot", "--a", "50", "--c-max", "20", "--out", "x.png",
+        ],
         &["sub", "ppos", "3,8,1000000000", "--count", "1000"],
     ];
     for args in cases {

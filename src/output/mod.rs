@@ -1,8 +1,10 @@
 //! Writers shared by every family: CSV or JSON-lines rows, and result files that resume.
 //!
 //! * [`Format`]: one row per result, a CSV header first.
+//! * [`image`]: an RGB canvas written as PNG, for plots.
 //! * [`resumable`]: a result file plus a checkpoint naming the last complete chunk.
 
+pub mod image;
 pub mod resumable;
 
 use std::io::{self, Write};

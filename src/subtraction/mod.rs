@@ -11,6 +11,7 @@
 pub mod fast;
 pub mod gpu;
 pub mod planes;
+pub mod plot;
 pub mod reference;
 pub mod ruleset;
 pub mod scan;
