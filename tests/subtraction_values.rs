@@ -20,6 +20,8 @@ struct PublishedRow {
     period: usize,
     preperiod: usize,
     word: Option<String>,
+    /// The paper's zone where the spec's table gives it: a+b, c+a, c+b, additive, uncovered.
+    zone: Option<String>,
 }
 
 fn published() -> Vec<(Ruleset, PublishedRow)> {
@@ -110,6 +112,45 @@ fn published_values_cpu() {
 #[test]
 fn published_values_gpu() {
     published_values(Backend::Gpu);
+}
+
+/// The spec's zone column, and Theorem 32 / Conjecture 50 on every published triple.
+#[test]
+fn published_zones_and_predictions() {
+    use nimseq::subtraction::theory::predict::{Prediction, predict};
+    let mut zones = 0;
+    for (set, row) in published() {
+        let &[a, b, c] = set.moves() else { continue };
+        let prediction = predict(a as usize, b as usize, c as usize);
+        let zone = match prediction {
+            Prediction::Covered { zone, period } => {
+                assert_eq!(
+                    (row.period, row.preperiod),
+                    (period, 0),
+                    "Theorem 32 on {set}"
+                );
+                zone.to_string()
+            }
+            Prediction::Additive { period } => {
+                assert_eq!(
+                    (row.period, row.preperiod),
+                    (period, 0),
+                    "Theorem 34 on {set}"
+                );
+                "additive".to_string()
+            }
+            Prediction::Uncovered => {
+                assert!(row.preperiod > 0, "Conjecture 50 on {set}");
+                "uncovered".to_string()
+            }
+            Prediction::OutsideTheory => "outside".to_string(),
+        };
+        if let Some(want) = &row.zone {
+            assert_eq!(&zone, want, "zone of {set}");
+            zones += 1;
+        }
+    }
+    assert_eq!(zones, 28);
 }
 
 #[test]
