@@ -21,6 +21,13 @@ fn scan_into(args: &[&str], extra: &[&str], out: &std::path::Path) -> Output {
         .expect("nimseq runs")
 }
 
+/// Runs `nimseq ARGS`, which must succeed, and returns its stdout.
+fn run_ok(args: &[&str]) -> String {
+    let o = run(args);
+    assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+    stdout(&o)
+}
+
 fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
 }
@@ -34,9 +41,7 @@ const PEER_60: &str = "triples=34220 purely_periodic=22895 sum_p=2252026 sum_q=2
 
 #[test]
 fn seq_prints_period_and_certificate() {
-    let o = run(&["sub", "seq", "3,8,13", "--len", "20"]);
-    assert!(o.status.success(), "{}", stderr(&o));
-    let text = stdout(&o);
+    let text = run_ok(&["sub", "seq", "3,8,13", "--len", "20"]);
     assert!(
         text.contains("period       16, pre-period 0 (purely periodic)"),
         "{text}"
@@ -131,7 +136,7 @@ fn scan_matches_the_live_peer() {
 
 #[test]
 fn scan_rows_and_filters() {
-    let o = run(&[
+    let text = run_ok(&[
         "sub",
         "scan",
         "--c-max",
@@ -144,8 +149,6 @@ fn scan_rows_and_filters() {
         "--backend",
         "cpu",
     ]);
-    assert!(o.status.success(), "{}", stderr(&o));
-    let text = stdout(&o);
     let mut lines = text.lines();
     assert_eq!(
         lines.next(),
@@ -265,7 +268,7 @@ fn resume_after_a_killed_run_is_byte_identical() {
 
 #[test]
 fn scan_theory_columns() {
-    let o = run(&[
+    let text = run_ok(&[
         "sub",
         "scan",
         "--c-max",
@@ -280,8 +283,6 @@ fn scan_theory_columns() {
         "--backend",
         "cpu",
     ]);
-    assert!(o.status.success(), "{}", stderr(&o));
-    let text = stdout(&o);
     assert!(text.starts_with("a,b,c,period,preperiod,outcome_period,outcome_preperiod,g,rho,K,T0,T1,T2,predicted_period,agrees\n"));
     // {3,8,13}: rho = 2 in Theta_{c+a} only, p = 16 as predicted (spec 2.2).
     assert!(
@@ -320,9 +321,7 @@ fn survey_reports_and_writes_json() {
 #[test]
 fn ppos_closed_forms_beside_brute_force() {
     for set in ["3,8,13", "3,8,14", "3,8,15", "3,8,11", "6,16,26"] {
-        let o = run(&["sub", "ppos", set, "--count", "40"]);
-        assert!(o.status.success(), "{}", stderr(&o));
-        let text = stdout(&o);
+        let text = run_ok(&["sub", "ppos", set, "--count", "40"]);
         assert!(
             text.contains("closed form = brute force on every row"),
             "{set}: {text}"
@@ -360,9 +359,7 @@ fn plots_write_pngs() {
 
 #[test]
 fn theta_prints_example_1() {
-    let o = run(&["sub", "theta", "3,8"]);
-    assert!(o.status.success(), "{}", stderr(&o));
-    let text = stdout(&o);
+    let text = run_ok(&["sub", "theta", "3,8"]);
     for line in [
         "Z            {0,1,2,6,7} (N = 5)",
         "Theta_a+b    {3,8}",
