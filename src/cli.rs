@@ -5,6 +5,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+use nimseq::kcross::Board;
 use nimseq::output::Format;
 use nimseq::subtraction::Ruleset;
 use nimseq::subtraction::scan::{DEFAULT_CHUNK_SIZE, Shard};
@@ -25,6 +26,9 @@ pub enum Command {
     /// Subtraction games S = {a,b,c,...}: G(x) = mex{G(x-s)}.
     #[command(subcommand)]
     Sub(SubCommand),
+    /// Inverse k-cross: X's on a strip or ring, never k in a row.
+    #[command(subcommand)]
+    Kcross(KcrossCommand),
     /// Compare the backends (and a peer program) on the same work, on this machine.
     #[command(subcommand)]
     Bench(BenchCommand),
@@ -72,6 +76,26 @@ pub struct ThetaArgs {
     /// Text for reading, or one JSON object.
     #[arg(long, value_enum, default_value_t = SeqFormat::Text)]
     pub format: SeqFormat,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum KcrossCommand {
+    /// The value of one position and its winning moves (raw rules; boards up to 40 cells).
+    Value(KcrossValueArgs),
+}
+
+fn parse_board(s: &str) -> Result<Board, String> {
+    s.parse::<Board>().map_err(|e| e.reason)
+}
+
+#[derive(Args, Debug)]
+pub struct KcrossValueArgs {
+    /// The board in the paper's notation: [3X4], [X2XX5], [7], or a ring (21).
+    #[arg(value_parser = parse_board, allow_hyphen_values = true)]
+    pub board: Board,
+    /// Runs of this length are forbidden (k >= 2; 3 is Inverse Treblecross).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(2..=64))]
+    pub k: u32,
 }
 
 #[derive(Subcommand, Debug)]

@@ -16,6 +16,7 @@
 
 pub mod bench;
 pub mod gpu;
+pub mod kcross;
 pub mod output;
 pub mod period;
 pub mod subtraction;

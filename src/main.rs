@@ -9,11 +9,12 @@ use anyhow::{Context, Result, bail};
 use clap::Parser;
 
 use cli::{
-    BackendChoice, BenchCommand, Cli, Command, PlotView, PposArgs, ScanArgs, SeqArgs, SeqFormat,
-    SubCommand, SurveyArgs,
+    BackendChoice, BenchCommand, Cli, Command, KcrossCommand, PlotView, PposArgs, ScanArgs,
+    SeqArgs, SeqFormat, SubCommand, SurveyArgs,
 };
 use nimseq::bench::{BenchTable, time_peer, time_scan};
 use nimseq::gpu::GpuContext;
+use nimseq::kcross;
 use nimseq::output::image::Canvas;
 use nimseq::output::resumable::ResumeError;
 use nimseq::subtraction::gpu::SubtractionGpu;
@@ -106,6 +107,31 @@ fn run(cli: Cli) -> Result<()> {
                 args.out.display(),
                 canvas.width,
                 canvas.height
+            );
+            Ok(())
+        }
+        Command::Kcross(KcrossCommand::Value(args)) => {
+            let k = args.k as usize;
+            args.board.check(k).map_err(|e| BadInput(e.to_string()))?;
+            if args.board.cells.len() > kcross::reference::MAX_CELLS {
+                bail!(BadInput(format!(
+                    "{} has {} cells; the raw-rules solver handles up to {} until the component engine lands",
+                    args.board,
+                    args.board.cells.len(),
+                    kcross::reference::MAX_CELLS
+                )));
+            }
+            let (value, winning) = kcross::reference::solve(&args.board, k);
+            println!("board        {} (k = {k})", args.board);
+            println!("value        {value}");
+            let moves: Vec<String> = winning.iter().map(ToString::to_string).collect();
+            println!(
+                "winning      {}",
+                if moves.is_empty() {
+                    "none (every move leads to a position of nonzero value)".to_string()
+                } else {
+                    moves.join(" ")
+                }
             );
             Ok(())
         }

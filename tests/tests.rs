@@ -1,6 +1,7 @@
 //! One integration test binary (one GPU device shared by all tests, one link step).
 
 mod common;
+mod kcross_cli;
 mod shaders;
 mod subtraction_cli;
 mod subtraction_theory;
