@@ -17,7 +17,7 @@ use super::theory::{additive_period, gcd};
 use super::triple::Triple;
 
 /// Failures kept per check; the count covers all of them.
-pub const MAX_LISTED: usize = 200;
+pub const MAX_LISTED: usize = 10_000;
 
 /// One checked statement.
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
@@ -295,5 +295,38 @@ impl fmt::Display for Survey {
             }
         }
         write!(f, "\n{}", self.summary)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn solution(p: usize, q: usize) -> Solution {
+        Solution {
+            period: p,
+            preperiod: q,
+            outcome_period: p,
+            outcome_preperiod: q,
+            checked_len: 0,
+        }
+    }
+
+    /// A wrong answer on a covered triple is a loud bug; a purely periodic uncovered one would be
+    /// a counterexample to Conjecture 50, listed as a failure.
+    #[test]
+    fn failures_are_counted_listed_and_bugs_flagged() {
+        let mut survey = Survey::default();
+        // {3,8,13} is covered with p = 16, q = 0 (spec 2.2): feed a wrong period.
+        survey.add(Triple { a: 3, b: 8, c: 13 }, &solution(17, 0));
+        // {3,8,12} is uncovered: pretend it were purely periodic.
+        survey.add(Triple { a: 3, b: 8, c: 12 }, &solution(5, 0));
+        assert_eq!(survey.theorem_32.failed(), 1);
+        assert_eq!(survey.conjecture_50.failed(), 1);
+        assert_eq!(survey.bugs(), 1);
+        let report = survey.to_string();
+        assert!(report.contains("BUG in nimseq or the spec"), "{report}");
+        assert!(report.contains("{3,8,13}: p = 17, q = 0"), "{report}");
+        assert!(report.contains("{3,8,12}: p = 5, q = 0"), "{report}");
     }
 }
