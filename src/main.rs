@@ -124,6 +124,17 @@ fn run(cli: Cli) -> Result<()> {
             let (value, winning) = kcross::reference::solve(&args.board, k);
             println!("board        {} (k = {k})", args.board);
             println!("value        {value}");
+            if !args.board.circular {
+                let mut engine = kcross::memo::ComponentValues::new(k);
+                let parts: Vec<String> = kcross::components::components(&args.board, k)
+                    .iter()
+                    .map(|v| {
+                        let runs: Vec<String> = v.iter().map(u8::to_string).collect();
+                        format!("({}) = {}", runs.join(","), engine.value(v))
+                    })
+                    .collect();
+                println!("components   {}", parts.join(", "));
+            }
             let moves: Vec<String> = winning.iter().map(ToString::to_string).collect();
             println!(
                 "winning      {}",

@@ -13,6 +13,7 @@ fn value_and_winning_moves() {
     // The paper's Table 5.1: G([1X3]) = 3.
     assert!(text.contains("value        3"), "{text}");
     assert!(text.contains("winning      [XX3] [1X1X1]"), "{text}");
+    assert!(text.contains("components   (0,1,0,0,0) = 3"), "{text}");
     let o = nimseq()
         .args(["kcross", "value", "(21)", "--k", "3"])
         .output()
