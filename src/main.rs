@@ -111,40 +111,9 @@ fn run(cli: Cli) -> Result<()> {
             Ok(())
         }
         Command::Kcross(KcrossCommand::Value(args)) => {
-            let k = args.k as usize;
-            args.board.check(k).map_err(|e| BadInput(e.to_string()))?;
-            if args.board.cells.len() > kcross::reference::MAX_CELLS {
-                bail!(BadInput(format!(
-                    "{} has {} cells; the raw-rules solver handles up to {} until the component engine lands",
-                    args.board,
-                    args.board.cells.len(),
-                    kcross::reference::MAX_CELLS
-                )));
-            }
-            let (value, winning) = kcross::reference::solve(&args.board, k);
-            println!("board        {} (k = {k})", args.board);
-            println!("value        {value}");
-            if !args.board.circular {
-                let mut engine = kcross::memo::ComponentValues::new(k);
-                let parts: Vec<String> = kcross::components::components(&args.board, k)
-                    .iter()
-                    .map(|v| {
-                        let runs: Vec<String> = v.iter().map(u8::to_string).collect();
-                        format!("({}) = {}", runs.join(","), engine.value(v))
-                    })
-                    .collect();
-                println!("components   {}", parts.join(", "));
-            }
-            let moves: Vec<String> = winning.iter().map(ToString::to_string).collect();
-            println!(
-                "winning      {}",
-                if moves.is_empty() {
-                    "none (every move leads to a position of nonzero value)".to_string()
-                } else {
-                    moves.join(" ")
-                }
-            );
-            Ok(())
+            let report = kcross::value::describe(&args.board, args.k as usize)
+                .map_err(|e| BadInput(e.to_string()))?;
+            print_report(&report, SeqFormat::Text)
         }
         Command::Bench(BenchCommand::Sub(args)) => {
             let gpu = if args.no_gpu {

@@ -26,15 +26,6 @@ impl ComponentValues {
         }
     }
 
-    /// Components valued so far.
-    pub fn len(&self) -> usize {
-        self.memo.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.memo.is_empty()
-    }
-
     /// `G` of one component: the mex over its live cells of the XOR of what filling it leaves.
     pub fn value(&mut self, v: &[u8]) -> u8 {
         let key = canonical(v.to_vec());

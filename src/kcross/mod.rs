@@ -14,5 +14,6 @@ pub mod board;
 pub mod components;
 pub mod memo;
 pub mod reference;
+pub mod value;
 
 pub use board::Board;

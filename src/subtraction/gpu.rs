@@ -17,6 +17,8 @@ const SHADER: &str = include_str!("../../shaders/subtraction.wgsl");
 /// Must equal `WORKGROUP_SIZE` in the shader.
 const WORKGROUP_SIZE: u32 = 64;
 const STATUS_CERTIFIED: u32 = 0;
+/// Must equal `STATUS_NOT_CERTIFIED` in the shader.
+const STATUS_NOT_CERTIFIED: u32 = 1;
 /// Values per ring word (2 bits each).
 const VALUES_PER_WORD: u64 = 16;
 
@@ -226,7 +228,7 @@ impl<'a> SubtractionGpu<'a> {
                     outcome_preperiod: r.outcome_preperiod as usize,
                     checked_len: r.len as usize,
                 })),
-                1 => Ok(None),
+                STATUS_NOT_CERTIFIED => Ok(None),
                 other => Err(GpuError::Readback(format!(
                     "the GPU left status {other:#x} for {{{},{},{}}}",
                     t.a, t.b, t.c

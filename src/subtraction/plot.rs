@@ -10,7 +10,6 @@ use std::f64::consts::TAU;
 use super::fast::solve_triples;
 use super::gpu::long_cap;
 use super::solution::{NotCertified, Solution};
-use super::theory::gcd;
 use super::theory::predict::{ThetaReport, Zone};
 use super::triple::{Triple, TripleFilter};
 use crate::output::image::{Canvas, Rgb};
@@ -95,7 +94,6 @@ pub fn circle(report: &ThetaReport) -> Canvas {
     let size = 600;
     let centre = size as f64 / 2.0;
     let n = report.zones.len();
-    let g = gcd(report.a, report.b);
     let mut canvas = Canvas::new(size, size);
     for y in 0..size {
         for x in 0..size {
@@ -114,7 +112,7 @@ pub fn circle(report: &ThetaReport) -> Canvas {
                 }
             } else if (230.0..280.0).contains(&r) {
                 match report.zones[rho] {
-                    _ if gcd(g, rho) != 1 => [255, 255, 255],
+                    _ if !report.primitive_at(rho) => [255, 255, 255],
                     Some(Zone::APlusB) => A_PLUS_B,
                     Some(Zone::CPlusA) => C_PLUS_A,
                     Some(Zone::CPlusB) => C_PLUS_B,

@@ -120,7 +120,8 @@ impl Tally for Survey {
         let base = Base::new(a, b);
         let rho = c % (a + b);
         let k = c / (a + b);
-        match predict(a, b, c) {
+        let prediction = predict(a, b, c);
+        match prediction {
             Prediction::Covered { zone, period } => {
                 self.theorem_32.record(q == 0 && p == period, t, || {
                     format!(
@@ -139,7 +140,7 @@ impl Tally for Survey {
             }
         }
         if q == 0 {
-            let covered = base.t0(rho) || base.t1(rho) || base.t2(rho);
+            let covered = matches!(prediction, Prediction::Covered { .. });
             let uncovered = || format!("{}; purely periodic at uncovered rho = {rho}", found());
             if p == a + b && k <= 1 {
                 self.necessity_a_plus_b_small_k

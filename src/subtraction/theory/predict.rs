@@ -79,6 +79,13 @@ impl ThetaReport {
     }
 }
 
+impl ThetaReport {
+    /// Whether the angle `rho` holds primitive rulesets: `gcd(a, b, c) = gcd(a, b, rho)`.
+    pub fn primitive_at(&self, rho: usize) -> bool {
+        gcd(gcd(self.a, self.b), rho) == 1
+    }
+}
+
 impl fmt::Display for ThetaReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let set = |v: &[usize]| {
@@ -112,8 +119,7 @@ impl fmt::Display for ThetaReport {
                 Some(z) => format!("p = {z}, purely periodic"),
                 None => "uncovered: pre-periodic by Conjecture 50".to_string(),
             };
-            // gcd(a, b, c) = gcd(a, b, rho): some angles hold no primitive ruleset.
-            let note = if gcd(gcd(self.a, self.b), rho) != 1 {
+            let note = if !self.primitive_at(rho) {
                 " (no primitive c at this angle)"
             } else {
                 ""
