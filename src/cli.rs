@@ -80,12 +80,47 @@ pub struct ThetaArgs {
 
 #[derive(Subcommand, Debug)]
 pub enum KcrossCommand {
-    /// The value of one position and its winning moves (raw rules; boards up to 40 cells).
+    /// The value of one position, its components and its winning moves.
     Value(KcrossValueArgs),
+    /// G([n]) for n = 0..n-max, with the period observed in the range.
+    Seq(KcrossSeqArgs),
+    /// The table G([aXb]) (the paper's Table 5.1 layout: rows a, columns b).
+    Single(KcrossSingleArgs),
+    /// G((l)) of rings for l = 0..l-max.
+    Ring(KcrossRingArgs),
+    /// G([n]) for a range of k (the paper's Table 5.2 layout: rows n, columns k).
+    Table(KcrossTableArgs),
 }
 
 fn parse_board(s: &str) -> Result<Board, String> {
     s.parse::<Board>().map_err(|e| e.reason)
+}
+
+fn parse_bytes(s: &str) -> Result<u64, String> {
+    nimseq::memory::parse_bytes(s)
+}
+
+/// Flags shared by the k-cross commands that build a table.
+#[derive(Args, Debug)]
+pub struct KcrossEngineArgs {
+    /// Which implementation values the boards: the raw rules (up to 40 cells, slow), or the
+    /// component table on the CPU or the GPU.
+    #[arg(long, value_enum, default_value_t = BackendChoice::Auto)]
+    pub backend: BackendChoice,
+    /// Most memory the table may take, e.g. 16G or 512M [default: half the machine's memory].
+    #[arg(long, value_parser = parse_bytes)]
+    pub mem_budget: Option<u64>,
+}
+
+/// Runs of this length are forbidden (k >= 2; 3 is Inverse Treblecross).
+fn parse_k(s: &str) -> Result<u32, String> {
+    let k: u32 = s
+        .parse()
+        .map_err(|_| format!("expected a whole number, got '{s}'"))?;
+    if !(2..=64).contains(&k) {
+        return Err(format!("k = {k}: k must be between 2 and 64"));
+    }
+    Ok(k)
 }
 
 #[derive(Args, Debug)]
@@ -94,8 +129,80 @@ pub struct KcrossValueArgs {
     #[arg(value_parser = parse_board, allow_hyphen_values = true)]
     pub board: Board,
     /// Runs of this length are forbidden (k >= 2; 3 is Inverse Treblecross).
-    #[arg(long, value_parser = clap::value_parser!(u32).range(2..=64))]
+    #[arg(long, value_parser = parse_k)]
     pub k: u32,
+    #[command(flatten)]
+    pub engine: KcrossEngineArgs,
+    /// Text for reading, or one JSON object.
+    #[arg(long, value_enum, default_value_t = SeqFormat::Text)]
+    pub format: SeqFormat,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum TableFormat {
+    /// CSV with a header; observed periods on stderr.
+    Csv,
+    /// One JSON object with the values and the observed periods.
+    Json,
+}
+
+#[derive(Args, Debug)]
+pub struct KcrossSeqArgs {
+    #[arg(long, value_parser = parse_k)]
+    pub k: u32,
+    /// Largest board [n].
+    #[arg(long, default_value_t = 50)]
+    pub n_max: usize,
+    #[command(flatten)]
+    pub engine: KcrossEngineArgs,
+    #[arg(long, value_enum, default_value_t = TableFormat::Csv)]
+    pub format: TableFormat,
+}
+
+#[derive(Args, Debug)]
+pub struct KcrossSingleArgs {
+    #[arg(long, value_parser = parse_k)]
+    pub k: u32,
+    /// Largest a (cells left of the X).
+    #[arg(long, default_value_t = 11)]
+    pub a_max: usize,
+    /// Largest b (cells right of the X).
+    #[arg(long, default_value_t = 15)]
+    pub b_max: usize,
+    #[command(flatten)]
+    pub engine: KcrossEngineArgs,
+    #[arg(long, value_enum, default_value_t = TableFormat::Csv)]
+    pub format: TableFormat,
+}
+
+#[derive(Args, Debug)]
+pub struct KcrossRingArgs {
+    #[arg(long, value_parser = parse_k)]
+    pub k: u32,
+    /// Largest ring (l).
+    #[arg(long, default_value_t = 40)]
+    pub l_max: usize,
+    #[command(flatten)]
+    pub engine: KcrossEngineArgs,
+    #[arg(long, value_enum, default_value_t = TableFormat::Csv)]
+    pub format: TableFormat,
+}
+
+#[derive(Args, Debug)]
+pub struct KcrossTableArgs {
+    /// Smallest k (column).
+    #[arg(long, default_value_t = 2, value_parser = parse_k)]
+    pub k_min: u32,
+    /// Largest k (column).
+    #[arg(long, default_value_t = 13, value_parser = parse_k)]
+    pub k_max: u32,
+    /// Largest board [n] (row).
+    #[arg(long, default_value_t = 25)]
+    pub n_max: usize,
+    #[command(flatten)]
+    pub engine: KcrossEngineArgs,
+    #[arg(long, value_enum, default_value_t = TableFormat::Csv)]
+    pub format: TableFormat,
 }
 
 #[derive(Subcommand, Debug)]

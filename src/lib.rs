@@ -17,6 +17,7 @@
 pub mod bench;
 pub mod gpu;
 pub mod kcross;
+pub mod memory;
 pub mod output;
 pub mod period;
 pub mod subtraction;

@@ -10,11 +10,14 @@ use clap::Parser;
 
 use cli::{
     BackendChoice, BenchCommand, Cli, Command, KcrossCommand, PlotView, PposArgs, ScanArgs,
-    SeqArgs, SeqFormat, SubCommand, SurveyArgs,
+    SeqArgs, SeqFormat, SubCommand, SurveyArgs, TableFormat,
 };
 use nimseq::bench::{BenchTable, time_peer, time_scan};
 use nimseq::gpu::GpuContext;
 use nimseq::kcross;
+use nimseq::kcross::gpu::KcrossGpu;
+use nimseq::kcross::sequences::{self, Backend as KcrossBackend, Report, Series, Solver};
+use nimseq::kcross::table::TableError;
 use nimseq::output::image::Canvas;
 use nimseq::output::resumable::ResumeError;
 use nimseq::subtraction::gpu::SubtractionGpu;
@@ -71,6 +74,14 @@ fn is_bad_input(e: &anyhow::Error) -> bool {
     e.chain().any(|c| {
         c.is::<BadInput>()
             || c.is::<ResumeError>()
+            || matches!(
+                c.downcast_ref::<TableError>(),
+                Some(
+                    TableError::OverBudget { .. }
+                        | TableError::RingsOverBudget { .. }
+                        | TableError::TooLong { .. }
+                )
+            )
             || matches!(c.downcast_ref::<ScanError>(), Some(ScanError::Output(_)))
     })
 }
@@ -110,11 +121,7 @@ fn run(cli: Cli) -> Result<()> {
             );
             Ok(())
         }
-        Command::Kcross(KcrossCommand::Value(args)) => {
-            let report = kcross::value::describe(&args.board, args.k as usize)
-                .map_err(|e| BadInput(e.to_string()))?;
-            print_report(&report, SeqFormat::Text)
-        }
+        Command::Kcross(command) => kcross_command(command),
         Command::Bench(BenchCommand::Sub(args)) => {
             let gpu = if args.no_gpu {
                 None
@@ -260,11 +267,18 @@ fn scan_options(args: &ScanArgs) -> Result<ScanOptions> {
     })
 }
 
-/// The backend asked for, saying on stderr which one runs; a GPU context lands in `ctx`.
-fn choose_backend(choice: BackendChoice, ctx: &mut Option<GpuContext>) -> Result<Backend<'_>> {
+/// The GPU to use for `choice`, if any, saying on stderr which backend runs: `gpu` insists on
+/// one; `auto` takes a hardware adapter and otherwise the fast CPU path.
+fn gpu_for(choice: BackendChoice) -> Result<Option<GpuContext>> {
     let found = match choice {
-        BackendChoice::Reference => return Ok(Backend::Reference),
-        BackendChoice::Cpu => return Ok(Backend::Cpu),
+        BackendChoice::Reference => {
+            eprintln!("backend: reference");
+            return Ok(None);
+        }
+        BackendChoice::Cpu => {
+            eprintln!("backend: cpu");
+            return Ok(None);
+        }
         BackendChoice::Gpu => GpuContext::new()?,
         BackendChoice::Auto => match GpuContext::new() {
             Ok(found) if found.info.device_type != wgpu::DeviceType::Cpu => found,
@@ -273,17 +287,26 @@ fn choose_backend(choice: BackendChoice, ctx: &mut Option<GpuContext>) -> Result
                     "backend: cpu ({} is a software adapter, slower than the CPU path)",
                     found.info.name
                 );
-                return Ok(Backend::Cpu);
+                return Ok(None);
             }
             Err(e) => {
                 eprintln!("backend: cpu ({e})");
-                return Ok(Backend::Cpu);
+                return Ok(None);
             }
         },
     };
-    let ctx = ctx.insert(found);
-    eprintln!("backend: gpu, {}", ctx.describe());
-    Ok(Backend::Gpu(SubtractionGpu::new(ctx)?))
+    eprintln!("backend: gpu, {}", found.describe());
+    Ok(Some(found))
+}
+
+/// The scan backend asked for; a GPU context lands in `ctx`.
+fn choose_backend(choice: BackendChoice, ctx: &mut Option<GpuContext>) -> Result<Backend<'_>> {
+    *ctx = gpu_for(choice)?;
+    Ok(match (choice, ctx.as_ref()) {
+        (BackendChoice::Reference, _) => Backend::Reference,
+        (_, Some(ctx)) => Backend::Gpu(SubtractionGpu::new(ctx)?),
+        (_, None) => Backend::Cpu,
+    })
 }
 
 fn scan_command(args: ScanArgs) -> Result<()> {
@@ -317,6 +340,93 @@ fn survey_command(args: SurveyArgs) -> Result<()> {
             "{} rulesets contradict a proved theorem: a bug in nimseq or in the spec (listed above)",
             survey.bugs()
         );
+    }
+    Ok(())
+}
+
+fn kcross_command(command: KcrossCommand) -> Result<()> {
+    let engine = match &command {
+        KcrossCommand::Value(a) => (a.engine.backend, a.engine.mem_budget),
+        KcrossCommand::Seq(a) => (a.engine.backend, a.engine.mem_budget),
+        KcrossCommand::Single(a) => (a.engine.backend, a.engine.mem_budget),
+        KcrossCommand::Ring(a) => (a.engine.backend, a.engine.mem_budget),
+        KcrossCommand::Table(a) => (a.engine.backend, a.engine.mem_budget),
+    };
+    let (choice, budget) = (
+        engine.0,
+        engine.1.unwrap_or_else(nimseq::memory::default_budget),
+    );
+    let ctx = gpu_for(choice)?;
+    let gpu = ctx.as_ref().map(KcrossGpu::new).transpose()?;
+    let backend = match (choice, &gpu) {
+        (BackendChoice::Reference, _) => KcrossBackend::Reference,
+        (_, Some(gpu)) => KcrossBackend::Gpu(gpu),
+        (_, None) => KcrossBackend::Cpu,
+    };
+    let solver = |k: u32, n: usize| Solver::new(k as usize, n, &backend, budget);
+    let (report, format) = match command {
+        KcrossCommand::Value(args) => {
+            let k = args.k as usize;
+            args.board.check(k).map_err(|e| BadInput(e.to_string()))?;
+            let size = match choice {
+                BackendChoice::Reference => args.board.cells.len(),
+                _ => kcross::value::table_size(&args.board, k),
+            };
+            let mut solver = solver(args.k, size)?;
+            let report = kcross::value::describe(&args.board, k, &mut solver)?;
+            return print_report(&report, args.format);
+        }
+        KcrossCommand::Seq(args) => {
+            let values = sequences::strips(&mut solver(args.k, args.n_max)?, args.n_max)?;
+            let series = vec![Series::new(format!("k={}", args.k), values)];
+            let report = Report::new(args.k.to_string(), "G([n])", "n", series, false);
+            (report, args.format)
+        }
+        KcrossCommand::Ring(args) => {
+            let values = sequences::rings(&mut solver(args.k, args.l_max)?, args.l_max)?;
+            let series = vec![Series::new(format!("k={}", args.k), values)];
+            let report = Report::new(args.k.to_string(), "G((l))", "l", series, false);
+            (report, args.format)
+        }
+        KcrossCommand::Single(args) => {
+            let mut solver = solver(args.k, args.a_max + 1 + args.b_max)?;
+            let series = (0..=args.a_max)
+                .map(|a| {
+                    let values = sequences::singles(&mut solver, a, args.b_max)?;
+                    Ok(Series::new(format!("a={a}"), values))
+                })
+                .collect::<Result<Vec<_>>>()?;
+            let report = Report::new(args.k.to_string(), "G([aXb])", "b", series, true);
+            (report, args.format)
+        }
+        KcrossCommand::Table(args) => {
+            if args.k_min > args.k_max {
+                bail!(BadInput(format!(
+                    "--k-min {} is above --k-max {}",
+                    args.k_min, args.k_max
+                )));
+            }
+            let series = (args.k_min..=args.k_max)
+                .map(|k| {
+                    let values = sequences::strips(&mut solver(k, args.n_max)?, args.n_max)?;
+                    Ok(Series::new(format!("k={k}"), values))
+                })
+                .collect::<Result<Vec<_>>>()?;
+            let ks = format!("{}..{}", args.k_min, args.k_max);
+            (Report::new(ks, "G([n])", "n", series, false), args.format)
+        }
+    };
+    let mut out = io::BufWriter::new(io::stdout().lock());
+    match format {
+        TableFormat::Csv => {
+            report.write_csv(&mut out)?;
+            out.flush()?;
+            eprintln!("{}", report.observations());
+        }
+        TableFormat::Json => {
+            serde_json::to_writer(&mut out, &report)?;
+            writeln!(out)?;
+        }
     }
     Ok(())
 }

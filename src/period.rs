@@ -150,6 +150,26 @@ pub fn certify<S: ShiftCompare + ?Sized>(
     Some(Period { period, preperiod })
 }
 
+/// Full periods an [`observed`] period must show within the range.
+pub const OBSERVED_REPEATS: usize = 3;
+
+/// The eventual period a finite sequence appears to have, for sequences with no certificate
+/// (no bounded window determines them): the `(p, q)` with the least `p + q` (then least `p`)
+/// such that `s(x + p) = s(x)` on the whole range from `q`, seen for at least
+/// [`OBSERVED_REPEATS`] periods. Observed in the range, not proven.
+pub fn observed<T: PartialEq>(seq: &[T]) -> Option<Period> {
+    let len = seq.len();
+    (1..=len / OBSERVED_REPEATS)
+        .filter_map(|p| {
+            let q = seq.last_mismatch(0, len - p, p).map_or(0, |x| x + 1);
+            (len - q >= OBSERVED_REPEATS * p).then_some(Period {
+                period: p,
+                preperiod: q,
+            })
+        })
+        .min_by_key(|o| (o.period + o.preperiod, o.period))
+}
+
 /// The least divisor of `p` that `matches`, given that `p` matches and that the matching divisors
 /// are exactly the multiples of one of them (true of periods: they are the multiples of the least
 /// period). Divides out one prime at a time while the quotient still matches.
@@ -255,6 +275,31 @@ mod tests {
             })
         );
         assert_eq!(proved[13], certify(&s[..14], 3, [], true));
+    }
+
+    #[test]
+    fn observed_periods() {
+        let seq: Vec<u8> = (0..51)
+            .map(|n| u8::from(![0, 2, 3, 6, 9].contains(&(n % 10))))
+            .collect();
+        assert_eq!(
+            observed(&seq),
+            Some(Period {
+                period: 10,
+                preperiod: 0
+            })
+        );
+        let mut tail = vec![7, 7, 5];
+        tail.extend([1, 2, 3].repeat(4));
+        assert_eq!(
+            observed(&tail),
+            Some(Period {
+                period: 3,
+                preperiod: 3
+            })
+        );
+        // Two repeats are not enough.
+        assert_eq!(observed(&[4, 1, 2, 3, 1, 2, 3]), None);
     }
 
     #[test]

@@ -1,39 +1,216 @@
 //! `nimseq kcross ...` as a user runs it.
 
-use crate::common::nimseq;
+use crate::common::{gpu, nimseq};
+
+/// Runs nimseq, asserting success; returns (stdout, stderr).
+fn run(args: &[&str]) -> (String, String) {
+    let o = nimseq().args(args).output().unwrap();
+    let (out, err) = (
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    );
+    assert!(o.status.success(), "{args:?}: {err}");
+    (out, err)
+}
+
+/// The values column of a two-column CSV (`n,k=..`).
+fn column(csv: &str) -> Vec<u8> {
+    csv.lines()
+        .skip(1)
+        .map(|l| l.split(',').nth(1).unwrap().parse().unwrap())
+        .collect()
+}
 
 #[test]
 fn value_and_winning_moves() {
-    let o = nimseq()
-        .args(["kcross", "value", "[1X3]", "--k", "3"])
-        .output()
-        .unwrap();
-    assert!(o.status.success());
-    let text = String::from_utf8_lossy(&o.stdout);
+    let (text, _) = run(&["kcross", "value", "[1X3]", "--k", "3", "--backend", "cpu"]);
     // The paper's Table 5.1: G([1X3]) = 3.
     assert!(text.contains("value        3"), "{text}");
     assert!(text.contains("winning      [XX3] [1X1X1]"), "{text}");
     assert!(text.contains("components   (0,1,0,0,0) = 3"), "{text}");
-    let o = nimseq()
-        .args(["kcross", "value", "(21)", "--k", "3"])
-        .output()
-        .unwrap();
-    assert!(String::from_utf8_lossy(&o.stdout).contains("value        0"));
+    // The raw rules say the same.
+    let (raw, _) = run(&[
+        "kcross",
+        "value",
+        "[1X3]",
+        "--k",
+        "3",
+        "--backend",
+        "reference",
+    ]);
+    assert_eq!(raw, text);
+    let (text, _) = run(&["kcross", "value", "(21)", "--k", "3", "--backend", "cpu"]);
+    assert!(text.contains("value        0"), "{text}");
+    // Past the raw rules' 40 cells; the dead cells cut it into parts the table holds.
+    let (text, _) = run(&[
+        "kcross",
+        "value",
+        "[20X20XX30]",
+        "--k",
+        "3",
+        "--format",
+        "json",
+    ]);
+    let json: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(json["board"], "[20X20XX30]");
+    assert_eq!(json["components"].as_array().unwrap().len(), 2, "{text}");
 }
 
 #[test]
-fn bad_boards_get_one_line_and_exit_code_2() {
+fn seq_matches_theorem_1_1_and_a002187() {
+    // n <= 50 takes a minute on two cores: BENCHMARKS.md has it.
+    let (csv, err) = run(&[
+        "kcross",
+        "seq",
+        "--k",
+        "3",
+        "--n-max",
+        "40",
+        "--backend",
+        "cpu",
+    ]);
+    assert!(csv.starts_with("n,k=3\n"), "{csv}");
+    let want: Vec<u8> = (0..=40)
+        .map(|n| u8::from(![0, 2, 3, 6, 9].contains(&(n % 10))))
+        .collect();
+    assert_eq!(column(&csv), want);
+    assert!(
+        err.contains("period 10 from n = 0 observed for n <= 40 (not proven)"),
+        "{err}"
+    );
+    let (json, _) = run(&[
+        "kcross", "seq", "--k", "2", "--n-max", "51", "--format", "json",
+    ]);
+    let json: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let a002187: Vec<u64> = vec![
+        0, 1, 1, 2, 0, 3, 1, 1, 0, 3, 3, 2, 2, 4, 0, 5, 2, 2, 3, 3, 0, 1, 1, 3, 0, 2, 1, 1, 0, 4,
+        5, 2, 7, 4, 0, 1, 1, 2, 0, 3, 1, 1, 0, 3, 3, 2, 2, 4, 4, 5, 5, 2,
+    ];
+    let got: Vec<u64> = json["series"][0]["values"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_u64().unwrap())
+        .collect();
+    assert_eq!(got, a002187);
+    assert!(json["note"].as_str().unwrap().contains("not proven"));
+}
+
+#[test]
+fn single_ring_and_table_layouts() {
+    let (csv, _) = run(&[
+        "kcross", "single", "--k", "3", "--a-max", "1", "--b-max", "15",
+    ]);
+    assert_eq!(
+        csv,
+        "a,b=0,b=1,b=2,b=3,b=4,b=5,b=6,b=7,b=8,b=9,b=10,b=11,b=12,b=13,b=14,b=15\n\
+         0,0,1,1,0,3,1,0,0,1,2,0,1,1,0,3,1\n\
+         1,1,1,2,3,1,2,3,3,2,3,3,2,2,3,2,2\n"
+    );
+    let (rings, _) = run(&["kcross", "ring", "--k", "3", "--l-max", "21"]);
+    let rings = column(&rings);
+    assert_eq!(
+        (rings[11], rings[21]),
+        (1, 0),
+        "the paper's G((11)), G((21))"
+    );
+    let (raw, _) = run(&[
+        "kcross",
+        "ring",
+        "--k",
+        "3",
+        "--l-max",
+        "14",
+        "--backend",
+        "reference",
+    ]);
+    assert_eq!(column(&raw), rings[..=14]);
+    let (table, _) = run(&[
+        "kcross", "table", "--k-min", "3", "--k-max", "4", "--n-max", "25",
+    ]);
+    assert!(table.starts_with("n,k=3,k=4\n"), "{table}");
+    let k4: Vec<u8> = table
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').nth(2).unwrap().parse().unwrap())
+        .collect();
+    assert_eq!(
+        k4,
+        [
+            0, 1, 0, 1, 1, 0, 2, 1, 0, 1, 2, 0, 1, 1, 0, 1, 0, 0, 1, 2, 0, 1, 0, 3, 1, 2
+        ],
+        "Table 5.2, k = 4"
+    );
+}
+
+/// The GPU backend prints what the CPU backend prints.
+#[test]
+fn gpu_backend_matches_cpu() {
+    if gpu().is_none() {
+        return;
+    }
     for args in [
-        &["kcross", "value", "[3X", "--k", "3"][..],
-        &["kcross", "value", "[2Y4]", "--k", "3"],
-        &["kcross", "value", "[X-1]", "--k", "3"],
-        &["kcross", "value", "[XXX2]", "--k", "3"],
-        &["kcross", "value", "[5]", "--k", "1"],
-        &["kcross", "value", "[50]", "--k", "3"],
+        &[
+            "kcross", "table", "--k-min", "2", "--k-max", "6", "--n-max", "16",
+        ][..],
+        &["kcross", "ring", "--k", "4", "--l-max", "16"],
+    ] {
+        let (cpu, _) = run(&[args, &["--backend", "cpu"]].concat());
+        let (gpu, err) = run(&[args, &["--backend", "gpu"]].concat());
+        assert!(err.contains("backend: gpu"), "{err}");
+        assert_eq!(gpu, cpu, "{args:?}");
+    }
+}
+
+#[test]
+fn bad_input_gets_one_line_and_exit_code_2() {
+    for (args, part) in [
+        (&["kcross", "value", "[3X", "--k", "3"][..], "ends with ']'"),
+        (&["kcross", "value", "[2Y4]", "--k", "3"], "unexpected 'Y'"),
+        (&["kcross", "value", "[X-1]", "--k", "3"], "unexpected '-'"),
+        (&["kcross", "value", "[XXX2]", "--k", "3"], "run of 3"),
+        (&["kcross", "value", "[5]", "--k", "1"], "k must be"),
+        (&["kcross", "seq", "--k", "1"], "k must be"),
+        (&["kcross", "value", "[70]", "--k", "3"], "limit of 63"),
+        (
+            &[
+                "kcross",
+                "value",
+                "[41]",
+                "--k",
+                "3",
+                "--backend",
+                "reference",
+            ],
+            "limit of 40",
+        ),
+        (
+            &[
+                "kcross",
+                "seq",
+                "--k",
+                "13",
+                "--n-max",
+                "40",
+                "--mem-budget",
+                "1G",
+            ],
+            "needs",
+        ),
+        (
+            &["kcross", "seq", "--k", "3", "--mem-budget", "12Q"],
+            "size",
+        ),
+        (
+            &["kcross", "table", "--k-min", "5", "--k-max", "3"],
+            "above --k-max",
+        ),
     ] {
         let o = nimseq().args(args).output().unwrap();
         let err = String::from_utf8_lossy(&o.stderr);
         assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
-        assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+        let lines: Vec<&str> = err.lines().filter(|l| !l.starts_with("backend:")).collect();
+        assert_eq!(lines.len(), 1, "{args:?}: {err}");
+        assert!(lines[0].contains(part), "{args:?}: {err}");
     }
 }

@@ -2,6 +2,7 @@
 
 mod common;
 mod kcross_cli;
+mod kcross_values;
 mod shaders;
 mod subtraction_cli;
 mod subtraction_theory;

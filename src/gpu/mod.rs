@@ -164,20 +164,13 @@ impl GpuContext {
         (groups.div_ceil(y), y)
     }
 
-    /// Runs one compute pass over `bind_group` and copies `output` back to the host.
-    pub fn run_and_read(
+    /// Queues one compute pass over `bind_group`.
+    pub fn dispatch(
         &self,
         pipeline: &wgpu::ComputePipeline,
         bind_group: &wgpu::BindGroup,
         groups: (u32, u32),
-        output: &wgpu::Buffer,
-    ) -> Result<Vec<u8>, GpuError> {
-        let size = output.size();
-        let staging = self.buffer(
-            "readback",
-            size,
-            wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
-        );
+    ) {
         let mut encoder = self
             .device
             .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: None });
@@ -190,7 +183,29 @@ impl GpuContext {
             pass.set_bind_group(0, bind_group, &[]);
             pass.dispatch_workgroups(groups.0, groups.1, 1);
         }
-        encoder.copy_buffer_to_buffer(output, 0, &staging, 0, size);
+        self.queue.submit([encoder.finish()]);
+    }
+
+    /// Blocks until the queued work is done.
+    pub fn wait(&self) -> Result<(), GpuError> {
+        self.device
+            .poll(wgpu::PollType::wait_indefinitely())
+            .map(|_| ())
+            .map_err(|e| GpuError::Readback(e.to_string()))
+    }
+
+    /// Copies `buffer` (with `COPY_SRC` usage) back to the host, after all queued work.
+    pub fn read_buffer(&self, buffer: &wgpu::Buffer) -> Result<Vec<u8>, GpuError> {
+        let size = buffer.size();
+        let staging = self.buffer(
+            "readback",
+            size,
+            wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+        );
+        let mut encoder = self
+            .device
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: None });
+        encoder.copy_buffer_to_buffer(buffer, 0, &staging, 0, size);
         self.queue.submit([encoder.finish()]);
         let slice = staging.slice(..);
         let (tx, rx) = std::sync::mpsc::channel();
@@ -198,9 +213,7 @@ impl GpuContext {
             // The receiver lives until recv below returns.
             let _ = tx.send(r);
         });
-        self.device
-            .poll(wgpu::PollType::wait_indefinitely())
-            .map_err(|e| GpuError::Readback(e.to_string()))?;
+        self.wait()?;
         rx.recv()
             .map_err(|e| GpuError::Readback(e.to_string()))?
             .map_err(|e| GpuError::Readback(e.to_string()))?;
@@ -210,5 +223,17 @@ impl GpuContext {
             .to_vec();
         staging.unmap();
         Ok(bytes)
+    }
+
+    /// Runs one compute pass over `bind_group` and copies `output` back to the host.
+    pub fn run_and_read(
+        &self,
+        pipeline: &wgpu::ComputePipeline,
+        bind_group: &wgpu::BindGroup,
+        groups: (u32, u32),
+        output: &wgpu::Buffer,
+    ) -> Result<Vec<u8>, GpuError> {
+        self.dispatch(pipeline, bind_group, groups);
+        self.read_buffer(output)
     }
 }

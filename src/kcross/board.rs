@@ -108,6 +108,28 @@ impl Board {
         best
     }
 
+    /// Whether an X may go on cell `i`: it is empty and the run through it stays below `k`.
+    /// On a ring the last empty cell closes a run of the whole ring.
+    pub fn is_live(&self, i: usize, k: usize) -> bool {
+        let n = self.cells.len();
+        if self.cells[i] {
+            return false;
+        }
+        let x = |j: usize| self.cells[j % n];
+        let empty = self.cells.iter().filter(|&&c| !c).count();
+        if self.circular && empty == 1 {
+            return n < k;
+        }
+        // Some other cell is empty, so neither count can wrap past cell i on a ring.
+        let left = (1..n)
+            .take_while(|&d| (self.circular || d <= i) && x(i + n - d))
+            .count();
+        let right = (1..n)
+            .take_while(|&d| (self.circular || i + d < n) && x(i + d))
+            .count();
+        left + 1 + right < k
+    }
+
     /// Refuses a board that already holds a run of `k`: no game position looks like that.
     pub fn check(&self, k: usize) -> Result<(), BoardError> {
         let run = self.longest_run();

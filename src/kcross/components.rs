@@ -21,19 +21,8 @@ pub type RunVector = Vec<u8>;
 /// longer than 255.
 pub fn components(board: &Board, k: usize) -> Vec<RunVector> {
     let n = board.cells.len();
-    let x = |i: usize| board.cells[i % n];
-    // Runs of X's directly left and right of cell i.
-    let run_left = |i: usize| {
-        (1..=n - 1)
-            .take_while(|&d| (board.circular || d <= i) && x((i + n - d) % n))
-            .count()
-    };
-    let run_right = |i: usize| {
-        (1..=n - 1)
-            .take_while(|&d| (board.circular || i + d < n) && x(i + d))
-            .count()
-    };
-    let live = |i: usize| !x(i) && run_left(i) + 1 + run_right(i) < k;
+    let x = |i: usize| board.cells[i];
+    let live = |i: usize| board.is_live(i, k);
     // Cut a ring at its first dead empty cell; a strip at its walls.
     let order: Vec<usize> = if board.circular {
         let cut = (0..n)
@@ -99,6 +88,21 @@ pub fn options(v: &[u8], k: usize, i: usize) -> Vec<RunVector> {
     parts.push(w[start..].to_vec());
     parts.retain(|p| p.len() >= 2);
     parts
+}
+
+/// The strip whose only component is `v`: its runs with one empty cell between each two.
+pub fn to_board(v: &[u8]) -> Board {
+    let mut cells = Vec::new();
+    for (j, &r) in v.iter().enumerate() {
+        if j > 0 {
+            cells.push(false);
+        }
+        cells.extend(std::iter::repeat_n(true, usize::from(r)));
+    }
+    Board {
+        cells,
+        circular: false,
+    }
 }
 
 /// The representative of `v` and its reversal: both have the same value.

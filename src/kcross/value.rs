@@ -5,10 +5,10 @@ use std::fmt;
 
 use serde::Serialize;
 
-use super::board::{Board, BoardError};
-use super::components::components;
-use super::memo::ComponentValues;
-use super::reference;
+use super::board::Board;
+use super::components::{components, to_board};
+use super::sequences::Solver;
+use super::table::TableError;
 
 /// What `nimseq kcross value` prints.
 #[derive(Clone, Debug, Serialize)]
@@ -16,45 +16,55 @@ pub struct ValueReport {
     pub board: String,
     pub k: usize,
     pub value: u8,
-    /// Run vectors and their values; empty for a ring (its components are cyclic).
+    /// Run vectors and their values; empty for a ring without a dead cell (one cyclic
+    /// component).
     pub components: Vec<(Vec<u8>, u8)>,
     /// The boards after each move to a position of value 0.
     pub winning_moves: Vec<String>,
 }
 
-/// Solves `board` by the raw rules, refusing a board that holds a run of `k` or is too large for
-/// them.
-pub fn describe(board: &Board, k: usize) -> Result<ValueReport, BoardError> {
-    board.check(k)?;
-    if board.cells.len() > reference::MAX_CELLS {
-        return Err(BoardError {
-            input: board.to_string(),
-            reason: format!(
-                "{} cells; the raw-rules solver handles up to {} until the component engine lands",
-                board.cells.len(),
-                reference::MAX_CELLS
-            ),
-        });
+/// The board size a component table needs to value `board` and its options: its largest
+/// component (cells and X's), or the whole ring while it is one cyclic component.
+pub fn table_size(board: &Board, k: usize) -> usize {
+    let n = board.cells.len();
+    let cyclic = board.circular && (0..n).all(|i| board.cells[i] || board.is_live(i, k));
+    if cyclic {
+        return n;
     }
-    let (value, winning) = reference::solve(board, k);
-    let mut engine = ComponentValues::new(k);
-    let parts = if board.circular {
-        Vec::new()
-    } else {
-        components(board, k)
-            .into_iter()
-            .map(|v| {
-                let g = engine.value(&v);
-                (v, g)
-            })
-            .collect()
-    };
+    components(board, k)
+        .iter()
+        .map(|v| v.len() - 1 + v.iter().map(|&r| usize::from(r)).sum::<usize>())
+        .max()
+        .unwrap_or(0)
+}
+
+/// Values `board` and each of its options with `solver` (built for at least its size); the
+/// board must hold no run of `k`.
+pub fn describe(board: &Board, k: usize, solver: &mut Solver) -> Result<ValueReport, TableError> {
+    let value = solver.value(board)?;
+    let n = board.cells.len();
+    let cyclic = board.circular && (0..n).all(|i| board.cells[i] || board.is_live(i, k));
+    let mut parts = Vec::new();
+    if !cyclic {
+        for v in components(board, k) {
+            let g = solver.value(&to_board(&v))?;
+            parts.push((v, g));
+        }
+    }
+    let mut winning = Vec::new();
+    for i in (0..n).filter(|&i| board.is_live(i, k)) {
+        let mut next = board.clone();
+        next.cells[i] = true;
+        if solver.value(&next)? == 0 {
+            winning.push(next.to_string());
+        }
+    }
     Ok(ValueReport {
         board: board.to_string(),
         k,
         value,
         components: parts,
-        winning_moves: winning.iter().map(ToString::to_string).collect(),
+        winning_moves: winning,
     })
 }
 

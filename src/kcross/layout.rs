@@ -1,0 +1,395 @@
+//! A dense index of every run vector that fits a board of `n` cells (spec `kcross.md`, "Size of
+//! the work"), so that component values live in a flat table instead of a hash map.
+//!
+//! Vectors are grouped in blocks by level `E` (live cells, `len - 1`) and sum `S` (X's), in the
+//! order `(E, S)`; inside a block they are ranked in colex order (the last entry decides first).
+//! Colex is what makes the pieces cheap to rank: the rank of a vector is a sum of terms
+//! `contrib(j, v_j, P_j)` where `P_j = v_0 + ... + v_j`, each depending on its prefix only. So
+//! the rank of any prefix is a partial sum, and a suffix is a prefix of the reversal (which has
+//! the same value). Every option of a component is ranked in O(1) from a few running sums.
+//!
+//! Values take 4 bits (8 once some value passes 15, which k = 3 does near 50 cells); the states
+//! of a block share `u32` words, each block starting on a fresh word, so a word belongs to one
+//! block and can be computed by one worker (CPU task or GPU invocation).
+//! Word 0 is left at zero: state index 0 stands for "no piece" (value 0), so an option's pieces
+//! are looked up without branching.
+
+/// Largest board the dense index supports: runs and indices of a vector fit in a `u8`, and the
+/// GPU shader keeps a vector in fixed private arrays.
+pub const MAX_N: usize = 63;
+
+/// Bits per value: the narrow width first, the wide one when a value does not fit.
+pub const NARROW: u32 = 4;
+pub const WIDE: u32 = 8;
+
+/// The counting tables and block positions of all run vectors with `E + S <= n`, for one `k`.
+#[derive(Clone, Debug)]
+pub struct Layout {
+    pub k: usize,
+    pub n: usize,
+    /// Bits per value: [`NARROW`] or [`WIDE`].
+    pub bits: u32,
+    /// `k - 2`: the longest run inside a component.
+    top: usize,
+    /// `f(i, c, s)`: sequences of `i` runs (each `<= top`, neighbours summing to `<= top`) with
+    /// sum `s` whose last run is `<= c`. Saturating: past `u64` the layout is over any budget.
+    counts: Vec<u64>,
+    /// `contrib(j, x, p) = sum over y < x of f(j, top - y, p - y)`: how many vectors of a block
+    /// precede one with `v_j = x` and prefix sum `p` at position `j`, all later runs equal.
+    contrib: Vec<u64>,
+    /// First word of block `(E, S)` at `E * (n + 1) + S`, then one past the last word.
+    starts: Vec<u64>,
+    /// The same in states.
+    state_starts: Vec<u64>,
+}
+
+impl Layout {
+    /// The narrow layout.
+    ///
+    /// # Panics
+    /// Unless `k >= 2` and `n <= MAX_N`.
+    pub fn new(k: usize, n: usize) -> Self {
+        Self::with_bits(k, n, NARROW)
+    }
+
+    /// The same vectors with [`WIDE`] values.
+    pub fn widened(&self) -> Self {
+        Self::with_bits(self.k, self.n, WIDE)
+    }
+
+    /// A layout with `bits` (2, 4 or 8) per value; tests start narrower than [`NARROW`] to
+    /// exercise the widening.
+    pub fn with_bits(k: usize, n: usize, bits: u32) -> Self {
+        assert!(k >= 2 && n <= MAX_N, "layout for k = {k}, n = {n}");
+        assert!(matches!(bits, 2 | 4 | 8), "{bits} bits per value");
+        let top = k - 2;
+        let mut layout = Layout {
+            k,
+            n,
+            bits,
+            top,
+            counts: vec![0; (n + 2) * (top + 1) * (n + 1)],
+            contrib: vec![0; (n + 2) * (top + 1) * (n + 1)],
+            starts: Vec::with_capacity((n + 1) * (n + 1) + 1),
+            state_starts: Vec::new(),
+        };
+        for c in 0..=top {
+            let at = layout.count_index(0, c, 0);
+            layout.counts[at] = 1;
+        }
+        for i in 1..=n + 1 {
+            for c in 0..=top {
+                for s in 0..=n {
+                    let f = (0..=c.min(s)).fold(0u64, |acc, x| {
+                        acc.saturating_add(layout.count(i - 1, top - x, s - x))
+                    });
+                    let at = layout.count_index(i, c, s);
+                    layout.counts[at] = f;
+                }
+            }
+        }
+        for j in 0..=n + 1 {
+            for x in 0..=top {
+                for p in x..=n {
+                    let c = (0..x).fold(0u64, |acc, y| {
+                        acc.saturating_add(layout.count(j, top - y, p - y))
+                    });
+                    let at = layout.count_index(j, x, p);
+                    layout.contrib[at] = c;
+                }
+            }
+        }
+        // Word 0: the empty piece.
+        let mut word = 1u64;
+        for e in 0..=n {
+            for s in 0..=n {
+                layout.starts.push(word);
+                word = word.saturating_add(layout.block_len(e, s).div_ceil(layout.per_word()));
+            }
+        }
+        layout.starts.push(word);
+        layout.state_starts = layout
+            .starts
+            .iter()
+            .map(|w| w.saturating_mul(layout.per_word()))
+            .collect();
+        layout
+    }
+
+    /// States per `u32` word.
+    #[inline]
+    pub fn per_word(&self) -> u64 {
+        u64::from(32 / self.bits)
+    }
+
+    /// The largest value a state holds.
+    pub fn max_value(&self) -> u32 {
+        (1 << self.bits) - 1
+    }
+
+    /// The word of state index `index` and the shift of its value in that word.
+    #[inline]
+    pub fn slot(&self, index: u64) -> (usize, u32) {
+        let per_word = self.per_word();
+        (
+            (index / per_word) as usize,
+            self.bits * (index % per_word) as u32,
+        )
+    }
+
+    /// The value at state index `index` of `word`'s table.
+    #[inline]
+    pub fn extract(&self, word: u32, shift: u32) -> u32 {
+        word >> shift & self.max_value()
+    }
+
+    fn count_index(&self, i: usize, c: usize, s: usize) -> usize {
+        (i * (self.top + 1) + c) * (self.n + 1) + s
+    }
+
+    fn count(&self, i: usize, c: usize, s: usize) -> u64 {
+        self.counts[self.count_index(i, c, s)]
+    }
+
+    /// The rank term of run `x` at position `j` with prefix sum `p` (including `x`).
+    #[inline]
+    pub fn contrib(&self, j: usize, x: u8, p: usize) -> u64 {
+        self.contrib[self.count_index(j, usize::from(x), p)]
+    }
+
+    /// Vectors with `e` live cells and sum `s` (0 outside `1 <= e`, `e + s <= n`).
+    pub fn block_len(&self, e: usize, s: usize) -> u64 {
+        if e == 0 || e + s > self.n {
+            0
+        } else {
+            self.count(e + 1, self.top, s)
+        }
+    }
+
+    /// First word of block `(e, s)`.
+    #[inline]
+    pub fn block_start(&self, e: usize, s: usize) -> u64 {
+        self.starts[e * (self.n + 1) + s]
+    }
+
+    /// The state index of rank `rank` in block `(e, s)`: where its value sits in the table.
+    #[inline]
+    pub fn index(&self, e: usize, s: usize, rank: u64) -> u64 {
+        self.state_starts[e * (self.n + 1) + s] + rank
+    }
+
+    /// The block `(e, s)` and rank of a state index (the inverse of [`Layout::index`]).
+    pub fn locate(&self, index: u64) -> Option<(usize, usize, u64)> {
+        let w = index / self.per_word();
+        let at = self
+            .starts
+            .partition_point(|&start| start <= w)
+            .checked_sub(1)?;
+        let (e, s) = (at / (self.n + 1), at % (self.n + 1));
+        let rank = index - self.state_starts[at];
+        (e <= self.n && rank < self.block_len(e, s)).then_some((e, s, rank))
+    }
+
+    /// The words of level `e` (all its blocks, in order of `s`).
+    pub fn level_words(&self, e: usize) -> std::ops::Range<u64> {
+        self.starts[e * (self.n + 1)]..self.starts[(e + 1) * (self.n + 1)]
+    }
+
+    /// Words in the whole table.
+    pub fn words(&self) -> u64 {
+        *self.starts.last().expect("never empty")
+    }
+
+    /// States in the whole table (what the engine computes).
+    pub fn states(&self) -> u64 {
+        (1..=self.n)
+            .flat_map(|e| (0..=self.n - e).map(move |s| (e, s)))
+            .fold(0u64, |acc, (e, s)| acc.saturating_add(self.block_len(e, s)))
+    }
+
+    /// States in the levels below `e`.
+    pub fn states_below(&self, e: usize) -> u64 {
+        (1..e.min(self.n + 1))
+            .flat_map(|e| (0..=self.n - e).map(move |s| (e, s)))
+            .map(|(e, s)| self.block_len(e, s))
+            .sum()
+    }
+
+    /// Bytes of the value table.
+    pub fn bytes(&self) -> u64 {
+        self.words().saturating_mul(4)
+    }
+
+    /// The largest block, in states: GPU ranks are 32-bit.
+    pub fn largest_block(&self) -> u64 {
+        (1..=self.n)
+            .flat_map(|e| (0..=self.n - e).map(move |s| (e, s)))
+            .map(|(e, s)| self.block_len(e, s))
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// The block `(s)` of level `e` holding word `w`, with its first word.
+    pub fn block_of_word(&self, e: usize, w: u64) -> usize {
+        let row = &self.starts[e * (self.n + 1)..=(e + 1) * (self.n + 1)];
+        // The last block starting at or before w; empty blocks share a start with the next.
+        row.partition_point(|&start| start <= w) - 1
+    }
+
+    /// The counting tables and block starts as one `u32` array for the GPU, with the offsets of
+    /// the contrib and starts sections. Entries past `u32` are never read by a layout that
+    /// passes the GPU's checks (blocks and words below `2^32`), so they are clamped.
+    pub fn gpu_tables(&self) -> (Vec<u32>, u32, u32) {
+        let clamp = |x: &u64| (*x).min(u64::from(u32::MAX)) as u32;
+        let mut out: Vec<u32> = self.counts.iter().map(clamp).collect();
+        let contrib_at = out.len() as u32;
+        out.extend(self.contrib.iter().map(clamp));
+        let starts_at = out.len() as u32;
+        out.extend(self.starts.iter().map(clamp));
+        (out, contrib_at, starts_at)
+    }
+
+    /// The colex rank of `v` inside its block.
+    pub fn rank(&self, v: &[u8]) -> u64 {
+        let mut p = 0;
+        v.iter()
+            .enumerate()
+            .map(|(j, &x)| {
+                p += usize::from(x);
+                self.contrib(j, x, p)
+            })
+            .sum()
+    }
+
+    /// The vector of rank `rank` in block `(e, s)`, written to `v[..=e]`.
+    pub fn unrank(&self, e: usize, s: usize, mut rank: u64, v: &mut [u8]) {
+        debug_assert!(rank < self.block_len(e, s));
+        self.fill(e + 1, s, self.top, &mut rank, v);
+    }
+
+    /// Writes to `v[..len]` the vector of rank `rank` among sequences of `len` runs with sum `s`
+    /// and last run `<= cap`, choosing the last run first (colex).
+    fn fill(&self, len: usize, mut s: usize, mut cap: usize, rank: &mut u64, v: &mut [u8]) {
+        for j in (0..len).rev() {
+            let mut x = 0;
+            loop {
+                let here = self.count(j, self.top - x, s - x);
+                if *rank < here {
+                    break;
+                }
+                *rank -= here;
+                x += 1;
+                debug_assert!(x <= cap.min(s), "rank out of range");
+            }
+            v[j] = x as u8;
+            s -= x;
+            cap = self.top - x;
+        }
+    }
+
+    /// Steps `v[..=e]` to the next vector of its block in colex order, returning the last
+    /// position that changed (only `v[..=i]` do); `None` after the last vector.
+    pub fn advance(&self, v: &mut [u8], e: usize) -> Option<usize> {
+        // The earliest run that can grow by one, with the runs before it refilled as the first
+        // prefix of their sum less one. Most often that is v_1, taking one X from v_0 (which
+        // then still fits: v_0 + v_1 <= top before the step).
+        let cap1 = if e == 1 {
+            self.top
+        } else {
+            self.top - usize::from(v[2])
+        };
+        if v[0] >= 1 && usize::from(v[1]) < cap1 {
+            v[0] -= 1;
+            v[1] += 1;
+            return Some(1);
+        }
+        let mut before = 0; // sum of v[..i]
+        for i in 0..=e {
+            let x = usize::from(v[i]) + 1;
+            let cap = if i == e {
+                self.top
+            } else {
+                self.top - usize::from(v[i + 1])
+            };
+            if i > 0 && before >= 1 && x <= cap && self.count(i, self.top - x, before - 1) > 0 {
+                v[i] = x as u8;
+                self.fill(i, before - 1, self.top - x, &mut 0, v);
+                return Some(i);
+            }
+            before += usize::from(v[i]);
+        }
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every valid vector, by brute force over all run tuples.
+    fn all_vectors(k: usize, e: usize, s: usize) -> Vec<Vec<u8>> {
+        let top = k - 2;
+        let mut out = Vec::new();
+        let mut v = vec![0u8; e + 1];
+        loop {
+            let valid = v.iter().map(|&x| usize::from(x)).sum::<usize>() == s
+                && v.windows(2)
+                    .all(|w| usize::from(w[0]) + usize::from(w[1]) <= top);
+            if valid {
+                out.push(v.clone());
+            }
+            // Odometer over [0, top]^(e+1).
+            let Some(i) = v.iter().position(|&x| usize::from(x) < top) else {
+                break;
+            };
+            v[i] += 1;
+            v[..i].fill(0);
+        }
+        out
+    }
+
+    /// Rank, unrank and advance agree with a brute-force colex listing of every block.
+    #[test]
+    fn ranks_are_colex_positions() {
+        for k in 2..=6 {
+            let n = 9;
+            let layout = Layout::new(k, n);
+            for e in 1..=n {
+                for s in 0..=n - e {
+                    let mut want = all_vectors(k, e, s);
+                    // Colex: compare from the last run.
+                    want.sort_by(|a, b| a.iter().rev().cmp(b.iter().rev()));
+                    assert_eq!(
+                        layout.block_len(e, s),
+                        want.len() as u64,
+                        "k {k} e {e} s {s}"
+                    );
+                    let mut v = vec![0u8; e + 1];
+                    for (r, w) in want.iter().enumerate() {
+                        assert_eq!(layout.rank(w), r as u64, "{w:?}");
+                        layout.unrank(e, s, r as u64, &mut v);
+                        assert_eq!(&v, w);
+                    }
+                    if let Some(first) = want.first() {
+                        let mut v = first.clone();
+                        for w in &want[1..] {
+                            assert!(layout.advance(&mut v, e).is_some());
+                            assert_eq!(&v, w);
+                        }
+                        assert!(layout.advance(&mut v, e).is_none());
+                    }
+                }
+            }
+        }
+    }
+
+    /// The spec's state counts: k = 3, n = 20 and 25; k = 4, n = 25; k = 13, n = 20.
+    #[test]
+    fn spec_sizes() {
+        let states = |k, n| Layout::new(k, n).states() as f64;
+        approx::assert_relative_eq!(states(3, 20), 8.6e3, max_relative = 0.01);
+        approx::assert_relative_eq!(states(3, 25), 5.8e4, max_relative = 0.01);
+        approx::assert_relative_eq!(states(4, 25), 2.2e6, max_relative = 0.03);
+        approx::assert_relative_eq!(states(13, 20), 2.1e6, max_relative = 0.03);
+    }
+}

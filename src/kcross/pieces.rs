@@ -1,0 +1,259 @@
+//! The options of one run vector, as table indices kept up to date while a block is walked
+//! (the CPU twin of the loop in `shaders/kcross.wgsl`; tests hold the two to the same tables).
+//!
+//! Filling live cell `i` merges `v_(i-1)`, the X and `v_i` into `m`; the cell beside `m` dies if
+//! `m` and the run beyond it leave no room. What remains is at most two pieces, each a prefix of
+//! `v` (ranked by a partial sum), a prefix of the reversal (the same for the suffix), either of
+//! them with `m` appended, or, when no cell dies, `v` with `m` in place of three entries (ranked
+//! from a suffix sum of shifted terms).
+//!
+//! Walking a block in colex order changes only a prefix `v_0..v_i` at each step. A prefix
+//! piece's rank is the vector's rank less the terms after the prefix, which do not change; a
+//! suffix piece's rank does not change at all. So each cell keeps an offset from the vector's
+//! rank (the left or whole piece) and an absolute index (the right piece), and a step refreshes
+//! only the cells next to the changed prefix. Valuing a vector is then two table reads per cell.
+
+use super::layout::{Layout, MAX_N};
+
+/// Room for the running sums of the longest vector.
+const LEN: usize = MAX_N + 2;
+
+/// Running sums and per-cell piece indices of one vector `v` (`e + 1` runs); sums use index
+/// `j + 1` for position `j`, so that the empty prefix is index 0.
+#[derive(Clone, Debug)]
+pub struct Sums {
+    e: usize,
+    rank: u64,
+    /// Positions `0..stale` changed since the last refresh.
+    stale: usize,
+    /// `p[j + 1] = v_0 + ... + v_j`.
+    p: [usize; LEN],
+    /// `d[j + 1]`: the rank terms of positions after `j`, so the prefix `v_0..v_j` ranks
+    /// `rank - d[j + 1]` in its block.
+    d: [u64; LEN],
+    /// `rr[m]`: the rank of the reversal's prefix of `m` runs, `v_e..v_(e-m+1)`.
+    rr: [u64; LEN],
+    /// `t[j]`: the rank terms of `v_j..v_e` moved one place left with one more X before them.
+    t: [u64; LEN],
+    /// Cell `i`'s left (or only) piece sits at `(rank & mask[i]) + offset[i]` (wrapping): a
+    /// mask of 0 with offset 0 is index 0, the empty piece.
+    offset: [u64; LEN],
+    mask: [u64; LEN],
+    /// Cell `i`'s right piece index (0: none).
+    right: [u64; LEN],
+}
+
+impl Default for Sums {
+    fn default() -> Self {
+        Sums {
+            e: 0,
+            rank: 0,
+            stale: 0,
+            p: [0; LEN],
+            d: [0; LEN],
+            rr: [0; LEN],
+            t: [0; LEN],
+            offset: [0; LEN],
+            mask: [0; LEN],
+            right: [0; LEN],
+        }
+    }
+}
+
+impl Sums {
+    /// Loads `v` (at least two runs).
+    pub fn load(&mut self, layout: &Layout, v: &[u8]) {
+        let e = v.len() - 1;
+        self.e = e;
+        self.stale = e + 1;
+        self.d[e + 1] = 0;
+        self.t[e + 1] = 0;
+        self.refresh(layout, v);
+        self.rank = self.d[0];
+    }
+
+    /// Moves to `v`, the next vector of the block after the loaded one, where only `v_0..v_i`
+    /// changed (as [`Layout::advance`] reports). Call [`Sums::refresh`] before reading options.
+    #[inline]
+    pub fn step(&mut self, i: usize) {
+        self.rank += 1;
+        self.stale = self.stale.max(i + 1);
+    }
+
+    /// Brings every sum and piece index up to date with `v`.
+    #[inline]
+    pub fn refresh(&mut self, layout: &Layout, v: &[u8]) {
+        let (e, stale) = (self.e, self.stale);
+        if stale == 0 {
+            return;
+        }
+        for (j, &x) in v[..stale].iter().enumerate() {
+            self.p[j + 1] = self.p[j] + usize::from(x);
+        }
+        // d[j] = d[j + 1] + term(j), down from the changed prefix; d[0] is the rank.
+        for j in (0..stale).rev() {
+            self.d[j] = self.d[j + 1] + layout.contrib(j, v[j], self.p[j + 1]);
+        }
+        for j in (1..stale.min(e + 1)).rev() {
+            self.t[j] = self.t[j + 1] + layout.contrib(j - 1, v[j], self.p[j + 1] + 1);
+        }
+        // The reversal's prefixes that reach into v_0..v_(stale-1).
+        for m in (e + 1 - stale)..=e {
+            let q = self.p[e + 1] - self.p[e - m];
+            self.rr[m + 1] = self.rr[m] + layout.contrib(m, v[e - m], q);
+        }
+        // Cells whose pieces involve a changed run (cell i reads v_(i-2)..v_(i+1)).
+        for i in 1..=(stale + 1).min(e) {
+            self.refresh_cell(layout, v, i);
+        }
+        self.stale = 0;
+    }
+
+    /// The piece indices of cell `i` from fresh sums.
+    #[inline]
+    fn refresh_cell(&mut self, layout: &Layout, v: &[u8], i: usize) {
+        let (e, k) = (self.e, layout.k);
+        let m = v[i - 1] + 1 + v[i];
+        let dies = |a: u8, b: u8| usize::from(a) + usize::from(b) + 1 >= k;
+        let left_dies = i >= 2 && dies(v[i - 2], m);
+        let right_dies = i < e && dies(m, v[i + 1]);
+        // Prefix v_0..v_(i-2): sum p[i - 1], rank `rank - d[i - 1]`. With m appended: sum
+        // p[i + 1] + 1 (one more X).
+        let (pl, dl, pm) = (self.p[i - 1], self.d[i - 1], self.p[i + 1] + 1);
+        // Suffix v_(i+1)..v_e reversed: e - i runs.
+        let (qr, rrr) = (self.p[e + 1] - self.p[i + 1], self.rr[e - i]);
+        let (offset, right) = if !left_dies && !right_dies {
+            // One piece: e - 1 cells, one more X in all.
+            let offset = (e >= 2).then(|| {
+                layout.index(e - 1, self.p[e + 1] + 1, 0)
+                    + layout.contrib(i - 1, m, pm)
+                    + self.t[i + 1]
+            });
+            (offset, 0)
+        } else {
+            let offset = if left_dies {
+                // v_0..v_(i-2): i - 2 cells.
+                (i >= 3).then(|| layout.index(i - 2, pl, 0))
+            } else {
+                // v_0..v_(i-2), m: i - 1 cells.
+                (i >= 2).then(|| layout.index(i - 1, pm, 0) + layout.contrib(i - 1, m, pm))
+            };
+            let right = if right_dies {
+                // v_(i+1)..v_e: e - i - 1 cells.
+                if e >= i + 2 {
+                    layout.index(e - i - 1, qr, rrr)
+                } else {
+                    0
+                }
+            } else if e > i {
+                // m, v_(i+1)..v_e, reversed: e - i cells.
+                let s = qr + usize::from(m);
+                layout.index(e - i, s, rrr + layout.contrib(e - i, m, s))
+            } else {
+                0
+            };
+            (offset, right)
+        };
+        (self.offset[i], self.mask[i]) = match offset {
+            Some(o) => (o.wrapping_sub(dl), u64::MAX),
+            None => (0, 0),
+        };
+        self.right[i] = right;
+    }
+
+    /// Whether `v` comes no later than its reversal in colex order (so ranks at most its
+    /// reversal's rank): usually settled by the two end runs.
+    #[inline]
+    pub fn leads_its_reversal(v: &[u8]) -> bool {
+        let e = v.len() - 1;
+        for j in 0..=e / 2 {
+            if v[e - j] != v[j] {
+                return v[e - j] < v[j];
+            }
+        }
+        true
+    }
+
+    /// The rank of `v`.
+    pub fn rank(&self) -> u64 {
+        self.rank
+    }
+
+    /// The rank of the reversal of `v` (same block); needs a refresh after a step.
+    pub fn reversed_rank(&self) -> u64 {
+        debug_assert_eq!(self.stale, 0);
+        self.rr[self.e + 1]
+    }
+
+    /// The table indices of the pieces left by filling live cell `i` (1-based), `[left,
+    /// right]`; 0 (a state of value 0) where no piece with a live cell remains. Needs a refresh
+    /// after a step.
+    #[inline]
+    pub fn option(&self, i: usize) -> [u64; 2] {
+        debug_assert_eq!(self.stale, 0);
+        let i = i % LEN;
+        [
+            (self.rank & self.mask[i]).wrapping_add(self.offset[i]),
+            self.right[i],
+        ]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kcross::components::{canonical, options};
+
+    /// Every option of every vector with `E + S <= 9`, k = 2..6, against the plain vector
+    /// surgery of `components::options` ranked from scratch.
+    #[test]
+    fn pieces_match_plain_options() {
+        for k in 2..=6 {
+            let n = 9;
+            let layout = Layout::new(k, n);
+            let mut sums = Sums::default();
+            for e in 1..=n {
+                for s in 0..=n - e {
+                    let len = layout.block_len(e, s);
+                    if len == 0 {
+                        continue;
+                    }
+                    let mut v = vec![0u8; e + 1];
+                    layout.unrank(e, s, 0, &mut v);
+                    sums.load(&layout, &v);
+                    for r in 0..len {
+                        // Stepped sums, checked against the vector itself.
+                        if r > 0 {
+                            let i = layout.advance(&mut v, e).unwrap();
+                            sums.step(i);
+                            sums.refresh(&layout, &v);
+                        }
+                        assert_eq!(sums.rank(), r);
+                        assert_eq!(layout.rank(&v), r);
+                        let rev: Vec<u8> = v.iter().rev().copied().collect();
+                        assert_eq!(sums.reversed_rank(), layout.rank(&rev));
+                        for i in 1..=e {
+                            // Compare the pieces as vectors, up to reversal.
+                            let mut got: Vec<Vec<u8>> = sums
+                                .option(i)
+                                .into_iter()
+                                .filter(|&index| index != 0)
+                                .map(|index| {
+                                    let (e, s, rank) = layout.locate(index).unwrap();
+                                    let mut w = vec![0u8; e + 1];
+                                    layout.unrank(e, s, rank, &mut w);
+                                    canonical(w)
+                                })
+                                .collect();
+                            let mut want: Vec<Vec<u8>> =
+                                options(&v, k, i).into_iter().map(canonical).collect();
+                            got.sort();
+                            want.sort();
+                            assert_eq!(got, want, "k {k} v {v:?} cell {i}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,463 @@
+//! The value of every component that fits a board of `n` cells, computed level by level (spec
+//! `kcross.md`): a move lowers the number of live cells `E`, so all states of one level depend
+//! only on lower levels and are computed in parallel, on all cores or as GPU dispatches.
+//!
+//! Reversal keeps the value, so only the vectors that lead their reversal in colex order are
+//! valued from their options; the value goes to the reversal's place too.
+//!
+//! Values start at 4 bits. The first value over 15 widens the table to 8 bits in place (the
+//! finished levels are copied) if the budget allows, and the level is computed again.
+
+use std::sync::atomic::{AtomicU32, Ordering};
+
+use rayon::prelude::*;
+
+use super::board::Board;
+use super::components::components;
+use super::layout::{Layout, MAX_N, WIDE};
+use super::pieces::Sums;
+use crate::gpu::GpuError;
+
+/// What can stop a table build.
+#[derive(Debug, thiserror::Error)]
+pub enum TableError {
+    #[error(
+        "k = {k} up to n = {n} needs {states} states at {bits} bits each ({}), over the memory budget of {}; lower the range or raise --mem-budget",
+        human_bytes(*bytes),
+        human_bytes(*budget)
+    )]
+    OverBudget {
+        k: usize,
+        n: usize,
+        bits: u32,
+        states: u64,
+        bytes: u64,
+        budget: u64,
+    },
+    #[error(
+        "rings of {l} cells (k = {k}) need more than {entries} cyclic positions remembered, over what the memory budget leaves ({}); raise --mem-budget",
+        human_bytes(*budget)
+    )]
+    RingsOverBudget {
+        k: usize,
+        l: usize,
+        entries: u64,
+        budget: u64,
+    },
+    #[error("boards of {n} cells are past this backend's limit of {limit}")]
+    TooLong { n: usize, limit: usize },
+    #[error("{what} (k = {k}) has a value over {max}, which does not fit the table")]
+    ValueTooLarge { k: usize, what: String, max: u32 },
+    #[error(transparent)]
+    Gpu(#[from] GpuError),
+}
+
+/// `1536 MiB`-style sizes for messages.
+pub fn human_bytes(bytes: u64) -> String {
+    const UNITS: [&str; 5] = ["B", "KiB", "MiB", "GiB", "TiB"];
+    let mut x = bytes as f64;
+    let mut unit = 0;
+    while x >= 1024.0 && unit + 1 < UNITS.len() {
+        x /= 1024.0;
+        unit += 1;
+    }
+    format!("{x:.1} {}", UNITS[unit])
+}
+
+/// Refuses `layout` if its table does not fit `budget` bytes.
+pub fn check_budget(layout: &Layout, budget: u64) -> Result<(), TableError> {
+    if layout.bytes() > budget {
+        return Err(TableError::OverBudget {
+            k: layout.k,
+            n: layout.n,
+            bits: layout.bits,
+            states: layout.states(),
+            bytes: layout.bytes(),
+            budget,
+        });
+    }
+    Ok(())
+}
+
+/// A (narrow) layout for `k` up to `n` cells, refused before any allocation if it does not fit
+/// `budget` bytes.
+pub fn plan(k: usize, n: usize, budget: u64) -> Result<Layout, TableError> {
+    if n > MAX_N {
+        return Err(TableError::TooLong { n, limit: MAX_N });
+    }
+    let layout = Layout::new(k, n);
+    check_budget(&layout, budget)?;
+    Ok(layout)
+}
+
+/// Component values in the layout's order and width.
+pub struct ValueTable {
+    pub layout: Layout,
+    words: Vec<u32>,
+}
+
+/// A stretch of one block handled by one task: words `[lo, hi)` of block `(e, s)`.
+#[derive(Clone, Copy, Debug)]
+struct Task {
+    e: usize,
+    s: usize,
+    lo: u64,
+    hi: u64,
+}
+
+/// Words per CPU task: enough to amortise the unranking, small enough to balance.
+const TASK_WORDS: u64 = 1 << 10;
+
+impl Task {
+    /// The tasks covering level `e`, in order.
+    fn level(layout: &Layout, e: usize) -> Vec<Task> {
+        let mut tasks = Vec::new();
+        for s in 0..=layout.n - e {
+            let start = layout.block_start(e, s);
+            let end = start + layout.block_len(e, s).div_ceil(layout.per_word());
+            let mut lo = start;
+            while lo < end {
+                let hi = (lo + TASK_WORDS).min(end);
+                tasks.push(Task { e, s, lo, hi });
+                lo = hi;
+            }
+        }
+        tasks
+    }
+
+    /// The ranks of the task's states (its last word may be part padding).
+    fn ranks(&self, layout: &Layout) -> std::ops::Range<u64> {
+        let start = layout.block_start(self.e, self.s);
+        let len = layout.block_len(self.e, self.s);
+        let per_word = layout.per_word();
+        (self.lo - start) * per_word..((self.hi - start) * per_word).min(len)
+    }
+
+    /// Runs `f(v, sums)` on every state of the task, in rank order; `sums` follows `v` but is
+    /// refreshed only on demand.
+    fn for_each_state(
+        &self,
+        layout: &Layout,
+        sums: &mut Sums,
+        mut f: impl FnMut(&[u8], &mut Sums),
+    ) {
+        let ranks = self.ranks(layout);
+        let mut v = [0u8; MAX_N + 1];
+        let v = &mut v[..=self.e];
+        layout.unrank(self.e, self.s, ranks.start, v);
+        sums.load(layout, v);
+        for rank in ranks.clone() {
+            f(v, sums);
+            if rank + 1 < ranks.end {
+                let i = layout
+                    .advance(v, self.e)
+                    .expect("not the block's last vector");
+                sums.step(i);
+            }
+        }
+    }
+}
+
+/// The value at state index `index`.
+#[inline]
+fn value_at(layout: &Layout, words: &[AtomicU32], index: u64) -> u32 {
+    let (w, shift) = layout.slot(index);
+    layout.extract(words[w].load(Ordering::Relaxed), shift)
+}
+
+/// The mex of the options of `v`, given the table below its level.
+fn mex_of_options(
+    layout: &Layout,
+    words: &[AtomicU32],
+    sums: &Sums,
+    v: &[u8],
+) -> Result<u32, TableError> {
+    // Option values are XORs of values below 2^bits; a u64 holds the usual ones and a rare
+    // larger one takes the slow path.
+    let mut seen = 0u64;
+    let mut large = Vec::new();
+    for i in 1..v.len() {
+        let [left, right] = sums.option(i);
+        let g = value_at(layout, words, left) ^ value_at(layout, words, right);
+        if g < 64 {
+            seen |= 1 << g;
+        } else {
+            large.push(g);
+        }
+    }
+    let mut mex = (!seen).trailing_zeros();
+    while mex >= 64 && large.contains(&mex) {
+        mex += 1;
+    }
+    if mex > layout.max_value() {
+        return Err(TableError::ValueTooLarge {
+            k: layout.k,
+            what: format!("the component {v:?}"),
+            max: layout.max_value(),
+        });
+    }
+    Ok(mex)
+}
+
+/// Values level `e` into `words` (all lower levels done), counting states on `progress`.
+fn compute_level(
+    layout: &Layout,
+    words: &[AtomicU32],
+    e: usize,
+    progress: &indicatif::ProgressBar,
+) -> Result<(), TableError> {
+    // Words start at 0: a zero value needs no write, and OR-ing values in any order is exact.
+    let or_value = |index: u64, g: u32| {
+        if g != 0 {
+            let (w, shift) = layout.slot(index);
+            words[w].fetch_or(g << shift, Ordering::Relaxed);
+        }
+    };
+    Task::level(layout, e)
+        .par_iter()
+        .try_for_each_init(Sums::default, |sums, &task| {
+            let mut result = Ok(());
+            // The task's own words are collected here and OR-ed once each.
+            let mut own = vec![0u32; (task.hi - task.lo) as usize];
+            let first = task.ranks(layout).start;
+            task.for_each_state(layout, sums, |v, sums| {
+                if result.is_err() || !Sums::leads_its_reversal(v) {
+                    return;
+                }
+                sums.refresh(layout, v);
+                match mex_of_options(layout, words, sums, v) {
+                    Ok(g) => {
+                        let (w, shift) = layout.slot(sums.rank() - first);
+                        own[w] |= g << shift;
+                        if sums.reversed_rank() != sums.rank() {
+                            or_value(layout.index(e, task.s, sums.reversed_rank()), g);
+                        }
+                    }
+                    Err(err) => result = Err(err),
+                }
+            });
+            for (w, bits) in (task.lo..task.hi).zip(own).filter(|(_, bits)| *bits != 0) {
+                words[w as usize].fetch_or(bits, Ordering::Relaxed);
+            }
+            let ranks = task.ranks(layout);
+            progress.inc(ranks.end - ranks.start);
+            result
+        })
+}
+
+/// The values of levels below `e` of `narrow`, copied into a table of the `wide` layout.
+fn widen(narrow: &Layout, words: &[AtomicU32], wide: &Layout, e: usize) -> Vec<AtomicU32> {
+    let out: Vec<AtomicU32> = (0..wide.words()).map(|_| AtomicU32::new(0)).collect();
+    let blocks: Vec<(usize, usize)> = (1..e)
+        .flat_map(|e| (0..=narrow.n - e).map(move |s| (e, s)))
+        .collect();
+    blocks.par_iter().for_each(|&(e, s)| {
+        for rank in 0..narrow.block_len(e, s) {
+            let g = value_at(narrow, words, narrow.index(e, s, rank));
+            let (w, shift) = wide.slot(wide.index(e, s, rank));
+            out[w].fetch_or(g << shift, Ordering::Relaxed);
+        }
+    });
+    out
+}
+
+impl ValueTable {
+    /// Computes every level on the CPU with rayon, widening to 8 bits if a value needs it and
+    /// `budget` allows; `progress` counts states.
+    pub fn build_cpu(
+        layout: Layout,
+        budget: u64,
+        progress: &indicatif::ProgressBar,
+    ) -> Result<Self, TableError> {
+        let mut layout = layout;
+        let mut words: Vec<AtomicU32> = (0..layout.words()).map(|_| AtomicU32::new(0)).collect();
+        let mut e = 1;
+        while e <= layout.n {
+            match compute_level(&layout, &words, e, progress) {
+                Ok(()) => e += 1,
+                Err(TableError::ValueTooLarge { .. }) if layout.bits < WIDE => {
+                    let wide = layout.widened();
+                    check_budget(&wide, budget)?;
+                    words = widen(&layout, &words, &wide, e);
+                    layout = wide;
+                    progress.set_position(layout.states_below(e));
+                }
+                Err(err) => return Err(err),
+            }
+        }
+        Ok(ValueTable {
+            layout,
+            words: words.into_iter().map(AtomicU32::into_inner).collect(),
+        })
+    }
+
+    /// A table from words computed elsewhere (the GPU), in the layout's order.
+    pub fn from_words(layout: Layout, words: Vec<u32>) -> Self {
+        assert_eq!(words.len() as u64, layout.words());
+        ValueTable { layout, words }
+    }
+
+    /// The raw words, for comparing backends.
+    pub fn words(&self) -> &[u32] {
+        &self.words
+    }
+
+    /// `G` of the component `v` (at least two runs, fitting the table).
+    pub fn value(&self, v: &[u8]) -> u8 {
+        let e = v.len() - 1;
+        let s: usize = v.iter().map(|&x| usize::from(x)).sum();
+        assert!(
+            e >= 1 && e + s <= self.layout.n,
+            "{v:?} is outside the table"
+        );
+        let (w, shift) = self
+            .layout
+            .slot(self.layout.index(e, s, self.layout.rank(v)));
+        self.layout.extract(self.words[w], shift) as u8
+    }
+
+    /// `G` of a strip position of at most `n` cells: the XOR of its components.
+    pub fn strip_value(&self, board: &Board) -> u8 {
+        assert!(!board.circular, "rings are for ring::RingValues");
+        components(board, self.layout.k)
+            .iter()
+            .fold(0, |acc, v| acc ^ self.value(v))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use rand::{Rng, SeedableRng, rngs::StdRng};
+
+    use super::*;
+    use crate::kcross::reference;
+
+    fn cpu_table(k: usize, n: usize) -> ValueTable {
+        ValueTable::build_cpu(
+            Layout::new(k, n),
+            u64::MAX,
+            &indicatif::ProgressBar::hidden(),
+        )
+        .unwrap()
+    }
+
+    /// Every strip of up to 12 cells with any placement of X's (no run of k), k = 2..8, against
+    /// the raw rules; then random positions on longer strips with a fresh seed.
+    #[test]
+    fn agrees_with_the_raw_rules() {
+        for k in 2..=8 {
+            let table = cpu_table(k, 12);
+            for n in 0..=12 {
+                // One raw-rules memo per board size serves every position on it.
+                let mut raw = reference::Reference::new(k, n, false);
+                for mask in 0u64..1 << n {
+                    let board = Board {
+                        cells: (0..n).map(|i| mask >> i & 1 == 1).collect(),
+                        circular: false,
+                    };
+                    if board.check(k).is_err() {
+                        continue;
+                    }
+                    assert_eq!(
+                        table.strip_value(&board),
+                        raw.value(mask),
+                        "{board} k = {k}"
+                    );
+                }
+            }
+        }
+        let seed = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_nanos() as u64;
+        let mut rng = StdRng::seed_from_u64(seed);
+        for k in 2..=8 {
+            let table = cpu_table(k, 20);
+            for _ in 0..8 {
+                let n = rng.random_range(13..=20);
+                let board = Board {
+                    cells: (0..n).map(|_| rng.random_bool(0.25)).collect(),
+                    circular: false,
+                };
+                if board.check(k).is_err() {
+                    continue;
+                }
+                let want = reference::solve(&board, k).0;
+                assert_eq!(
+                    table.strip_value(&board),
+                    want,
+                    "{board} k = {k} (seed {seed})"
+                );
+            }
+        }
+    }
+
+    /// k = 2: A002187 for n <= 51 (one state per level); k = 3: Theorem 1.1 for n <= 40.
+    #[test]
+    fn published_sequences() {
+        let a002187 = [
+            0, 1, 1, 2, 0, 3, 1, 1, 0, 3, 3, 2, 2, 4, 0, 5, 2, 2, 3, 3, 0, 1, 1, 3, 0, 2, 1, 1, 0,
+            4, 5, 2, 7, 4, 0, 1, 1, 2, 0, 3, 1, 1, 0, 3, 3, 2, 2, 4, 4, 5, 5, 2,
+        ];
+        let k2 = cpu_table(2, 51);
+        for (n, &want) in a002187.iter().enumerate() {
+            assert_eq!(k2.strip_value(&Board::strip(n)), want, "k = 2, [{n}]");
+        }
+        let k3 = cpu_table(3, 40);
+        for n in 0..=40 {
+            let zero = [0, 2, 3, 6, 9].contains(&(n % 10));
+            assert_eq!(
+                k3.strip_value(&Board::strip(n)),
+                u8::from(!zero),
+                "k = 3, [{n}]"
+            );
+        }
+    }
+
+    /// Every component value of `table`, in layout order.
+    pub fn all_values(table: &ValueTable) -> Vec<u8> {
+        let layout = &table.layout;
+        let mut out = Vec::new();
+        for e in 1..=layout.n {
+            for s in 0..=layout.n - e {
+                let mut v = vec![0u8; e + 1];
+                for rank in 0..layout.block_len(e, s) {
+                    layout.unrank(e, s, rank, &mut v);
+                    out.push(table.value(&v));
+                }
+            }
+        }
+        out
+    }
+
+    /// A table started at 2 bits widens to 8 when a value passes 3, keeping what it had.
+    #[test]
+    fn widens_when_a_value_does_not_fit() {
+        let hidden = indicatif::ProgressBar::hidden();
+        let narrow = Layout::with_bits(3, 22, 2);
+        let widened = ValueTable::build_cpu(narrow.clone(), u64::MAX, &hidden).unwrap();
+        assert_eq!(widened.layout.bits, 8);
+        let want = cpu_table(3, 22);
+        assert!(all_values(&want).iter().any(|&g| g > 3));
+        assert_eq!(all_values(&widened), all_values(&want));
+        // Without room for the wide table, the overflow is an error naming the budget.
+        let err = ValueTable::build_cpu(narrow.clone(), narrow.bytes(), &hidden)
+            .err()
+            .unwrap();
+        assert!(
+            matches!(err, TableError::OverBudget { bits: 8, .. }),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn budget_is_checked_before_allocating() {
+        let err = plan(13, 40, 1 << 30).err().unwrap().to_string();
+        assert!(err.contains("k = 13 up to n = 40 needs"), "{err}");
+        assert!(plan(3, 30, 1 << 30).is_ok());
+        assert!(matches!(
+            plan(3, 64, u64::MAX),
+            Err(TableError::TooLong { n: 64, .. })
+        ));
+    }
+}

@@ -1,0 +1,57 @@
+//! Memory budgets: sizes as users type them, and a safe default for this machine.
+
+/// `16G`, `512M`, `64K`, `1.5G` or a plain number of bytes (binary units).
+pub fn parse_bytes(s: &str) -> Result<u64, String> {
+    let t = s.trim();
+    let bad = || format!("expected a size such as 16G, 512M or 1000000, got '{s}'");
+    let (number, unit) = match t.char_indices().find(|(_, c)| c.is_ascii_alphabetic()) {
+        Some((i, _)) => t.split_at(i),
+        None => (t, ""),
+    };
+    let scale: u64 = match unit
+        .to_ascii_uppercase()
+        .trim_end_matches("IB")
+        .trim_end_matches('B')
+    {
+        "" => 1,
+        "K" => 1 << 10,
+        "M" => 1 << 20,
+        "G" => 1 << 30,
+        "T" => 1 << 40,
+        _ => return Err(bad()),
+    };
+    let x: f64 = number.trim().parse().map_err(|_| bad())?;
+    if !x.is_finite() || x <= 0.0 {
+        return Err(bad());
+    }
+    Ok((x * scale as f64) as u64)
+}
+
+/// Half of the machine's memory (from `/proc/meminfo`), or 4 GiB where that cannot be read.
+pub fn default_budget() -> u64 {
+    std::fs::read_to_string("/proc/meminfo")
+        .ok()
+        .and_then(|text| {
+            let line = text.lines().find(|l| l.starts_with("MemTotal:"))?;
+            let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+            Some(kib * 1024 / 2)
+        })
+        .unwrap_or(4 << 30)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes() {
+        assert_eq!(parse_bytes("16G"), Ok(16 << 30));
+        assert_eq!(parse_bytes("512MiB"), Ok(512 << 20));
+        assert_eq!(parse_bytes("1.5k"), Ok(1536));
+        assert_eq!(parse_bytes("1000"), Ok(1000));
+        for bad in ["", "G", "-1G", "3X", "0"] {
+            assert!(parse_bytes(bad).is_err(), "{bad}");
+        }
+        assert!(default_budget() >= 1 << 20);
+    }
+}
