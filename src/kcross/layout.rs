@@ -119,7 +119,13 @@ impl Layout {
     /// States per `u32` word.
     #[inline]
     pub fn per_word(&self) -> u64 {
-        u64::from(32 / self.bits)
+        1 << self.per_word_log2()
+    }
+
+    /// `log2(32 / bits)`: slots are found by shifts, not divisions (widths are powers of 2).
+    #[inline]
+    fn per_word_log2(&self) -> u32 {
+        5 - self.bits.trailing_zeros()
     }
 
     /// The largest value a state holds.
@@ -130,10 +136,10 @@ impl Layout {
     /// The word of state index `index` and the shift of its value in that word.
     #[inline]
     pub fn slot(&self, index: u64) -> (usize, u32) {
-        let per_word = self.per_word();
+        let log2 = self.per_word_log2();
         (
-            (index / per_word) as usize,
-            self.bits * (index % per_word) as u32,
+            (index >> log2) as usize,
+            ((index & ((1 << log2) - 1)) as u32) << self.bits.trailing_zeros(),
         )
     }
 
