@@ -10,6 +10,9 @@ use std::path::Path;
 use std::process::Command;
 use std::time::Instant;
 
+use crate::kcross::reference::{self, Reference};
+use crate::kcross::sequences::{Backend as KcrossBackend, Solver, strips};
+use crate::kcross::table::TableError;
 use crate::output::Format;
 use crate::subtraction::TripleFilter;
 use crate::subtraction::scan::{
@@ -21,7 +24,8 @@ use crate::subtraction::scan::{
 pub struct BenchRow {
     pub name: String,
     pub seconds: f64,
-    pub rulesets: u64,
+    /// Work items done: rulesets for a scan, states for a k-cross table.
+    pub items: u64,
     /// Values computed, where the program reports them.
     pub values: Option<u64>,
     /// The peer-format summary line: equal lines mean equal results.
@@ -45,7 +49,7 @@ pub fn time_scan(c_max: u32, backend: &Backend<'_>, label: &str) -> Result<Bench
     Ok(BenchRow {
         name: label.to_string(),
         seconds: start.elapsed().as_secs_f64(),
-        rulesets: summary.rulesets,
+        items: summary.rulesets,
         values: Some(summary.values),
         checksum: summary.peer_line(),
     })
@@ -76,26 +80,83 @@ pub fn time_peer(peer: &Path, c_max: u32) -> io::Result<BenchRow> {
     Ok(BenchRow {
         name: format!("peer {}", peer.display()),
         seconds,
-        rulesets,
+        items: rulesets,
         values: None,
         checksum,
     })
 }
 
+/// Times `G([n])` for `n <= n_max` at `k` on `backend`: the table build (or the raw rules' memo
+/// per board) and the lookups. The checksum is the sequence itself.
+pub fn time_kcross(
+    k: usize,
+    n_max: usize,
+    backend: &KcrossBackend<'_>,
+    label: &str,
+) -> Result<BenchRow, TableError> {
+    let start = Instant::now();
+    let (values, items) = match backend {
+        KcrossBackend::Reference => {
+            if n_max > reference::MAX_CELLS {
+                return Err(TableError::TooLong {
+                    n: n_max,
+                    limit: reference::MAX_CELLS,
+                });
+            }
+            let mut states = 0;
+            let values: Vec<u8> = (0..=n_max)
+                .map(|n| {
+                    let mut raw = Reference::new(k, n, false);
+                    let g = raw.value(0);
+                    states += raw.states() as u64;
+                    g
+                })
+                .collect();
+            (values, states)
+        }
+        _ => {
+            let mut solver = Solver::new(k, n_max, backend, u64::MAX)?;
+            let states = match &solver {
+                Solver::Table { table, .. } => table.layout.states(),
+                Solver::Raw { .. } => 0,
+            };
+            (strips(&mut solver, n_max)?, states)
+        }
+    };
+    let seconds = start.elapsed().as_secs_f64();
+    let seq: Vec<String> = values.iter().map(u8::to_string).collect();
+    Ok(BenchRow {
+        name: label.to_string(),
+        seconds,
+        items,
+        values: None,
+        checksum: format!("k={k} G([0..={n_max}])={}", seq.join(",")),
+    })
+}
+
 /// The rows side by side, with speed-ups against the reference and the peer where present.
-pub struct BenchTable(pub Vec<BenchRow>);
+pub struct BenchTable {
+    /// What the rows count: `rulesets` or `states`.
+    pub unit: &'static str,
+    pub rows: Vec<BenchRow>,
+}
 
 impl fmt::Display for BenchTable {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let find = |prefix: &str| self.0.iter().find(|r| r.name.starts_with(prefix));
+        let find = |prefix: &str| self.rows.iter().find(|r| r.name.starts_with(prefix));
         let (reference, peer) = (find("reference"), find("peer"));
-        let first = &self.0[0].checksum;
+        let first = &self.rows[0].checksum;
         writeln!(
             f,
             "{:<38} {:>9} {:>14} {:>14} {:>9} {:>9}  checksum",
-            "backend", "seconds", "rulesets/s", "values/s", "vs ref", "vs peer"
+            "backend",
+            "seconds",
+            format!("{}/s", self.unit),
+            "values/s",
+            "vs ref",
+            "vs peer"
         )?;
-        for r in &self.0 {
+        for r in &self.rows {
             let ratio = |base: Option<&BenchRow>| {
                 base.map_or("-".to_string(), |b| {
                     format!("{:.1}x", b.seconds / r.seconds)
@@ -114,7 +175,7 @@ impl fmt::Display for BenchTable {
                 "{:<38} {:>9.3} {:>14.0} {:>14} {:>9} {:>9}  {agrees}",
                 r.name,
                 r.seconds,
-                r.rulesets as f64 / r.seconds,
+                r.items as f64 / r.seconds,
                 values,
                 ratio(reference),
                 ratio(peer)

@@ -209,6 +209,23 @@ pub struct KcrossTableArgs {
 pub enum BenchCommand {
     /// Time a triple scan with each backend: rulesets/s, values/s, checksums compared.
     Sub(BenchSubArgs),
+    /// Time G([n]) for one k with each backend: states/s, sequences compared.
+    Kcross(BenchKcrossArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct BenchKcrossArgs {
+    #[arg(long, value_parser = parse_k)]
+    pub k: u32,
+    /// Largest board [n].
+    #[arg(long, default_value_t = 25)]
+    pub n_max: usize,
+    /// Also time the raw rules (exponential: up to about 25 cells in seconds).
+    #[arg(long)]
+    pub reference: bool,
+    /// Skip the GPU even if one is found.
+    #[arg(long)]
+    pub no_gpu: bool,
 }
 
 fn parse_ruleset(s: &str) -> Result<Ruleset, String> {

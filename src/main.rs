@@ -12,12 +12,12 @@ use cli::{
     BackendChoice, BenchCommand, Cli, Command, KcrossCommand, PlotView, PposArgs, ScanArgs,
     SeqArgs, SeqFormat, SubCommand, SurveyArgs, TableFormat,
 };
-use nimseq::bench::{BenchTable, time_peer, time_scan};
+use nimseq::bench::{BenchTable, time_kcross, time_peer, time_scan};
 use nimseq::gpu::GpuContext;
 use nimseq::kcross;
 use nimseq::kcross::gpu::KcrossGpu;
 use nimseq::kcross::sequences::{self, Backend as KcrossBackend, Report, Series, Solver};
-use nimseq::kcross::table::TableError;
+use nimseq::kcross::table::{TableError, human_bytes};
 use nimseq::output::image::Canvas;
 use nimseq::output::resumable::ResumeError;
 use nimseq::subtraction::gpu::SubtractionGpu;
@@ -122,18 +122,31 @@ fn run(cli: Cli) -> Result<()> {
             Ok(())
         }
         Command::Kcross(command) => kcross_command(command),
-        Command::Bench(BenchCommand::Sub(args)) => {
-            let gpu = if args.no_gpu {
-                None
-            } else {
-                match GpuContext::new() {
-                    Ok(ctx) => Some(ctx),
-                    Err(e) => {
-                        eprintln!("no GPU timed: {e}");
-                        None
-                    }
-                }
+        Command::Bench(BenchCommand::Kcross(args)) => {
+            let (k, n) = (args.k as usize, args.n_max);
+            let mut rows = Vec::new();
+            eprintln!("timing G([n]) for n <= {n}, k = {k}");
+            if args.reference {
+                rows.push(time_kcross(k, n, &KcrossBackend::Reference, "reference")?);
+            }
+            let threads = rayon::current_num_threads();
+            let cpu = format!("cpu ({threads} threads)");
+            rows.push(time_kcross(k, n, &KcrossBackend::Cpu, &cpu)?);
+            if let Some(ctx) = bench_gpu(args.no_gpu) {
+                let gpu = KcrossGpu::new(&ctx)?;
+                let label = format!("gpu {}", ctx.info.name);
+                rows.push(time_kcross(k, n, &KcrossBackend::Gpu(&gpu), &label)?);
+                println!("gpu: {}", ctx.describe());
+            }
+            let table = BenchTable {
+                unit: "states",
+                rows,
             };
+            println!("{table}");
+            Ok(())
+        }
+        Command::Bench(BenchCommand::Sub(args)) => {
+            let gpu = bench_gpu(args.no_gpu);
             eprintln!("timing a scan of every triple with c <= {}", args.c_max);
             let mut rows = Vec::new();
             if let Some(peer) = &args.peer {
@@ -157,10 +170,26 @@ fn run(cli: Cli) -> Result<()> {
                 )?);
                 println!("gpu: {}", ctx.describe());
             }
-            println!("{}", BenchTable(rows));
+            println!(
+                "{}",
+                BenchTable {
+                    unit: "rulesets",
+                    rows
+                }
+            );
             Ok(())
         }
     }
+}
+
+/// The GPU a bench times, if any (a missing one is said, not an error).
+fn bench_gpu(skip: bool) -> Option<GpuContext> {
+    if skip {
+        return None;
+    }
+    GpuContext::new()
+        .inspect_err(|e| eprintln!("no GPU timed: {e}"))
+        .ok()
 }
 
 /// Most memory `sub seq` may plan for: the bit planes take `max_len / 8` bytes per move.
@@ -363,7 +392,20 @@ fn kcross_command(command: KcrossCommand) -> Result<()> {
         (_, Some(gpu)) => KcrossBackend::Gpu(gpu),
         (_, None) => KcrossBackend::Cpu,
     };
-    let solver = |k: u32, n: usize| Solver::new(k as usize, n, &backend, budget);
+    // Builds a solver, saying on stderr how large its table is and how long it took.
+    let solver = |k: u32, n: usize| {
+        let start = std::time::Instant::now();
+        let solver = Solver::new(k as usize, n, &backend, budget)?;
+        if let Some((states, bits, bytes)) = solver.table_size() {
+            let seconds = start.elapsed().as_secs_f64();
+            eprintln!(
+                "table k = {k}, n <= {n}: {states} states at {bits} bits ({}) in {seconds:.2} s, {:.3e} states/s",
+                human_bytes(bytes),
+                states as f64 / seconds
+            );
+        }
+        Ok::<_, TableError>(solver)
+    };
     let (report, format) = match command {
         KcrossCommand::Value(args) => {
             let k = args.k as usize;

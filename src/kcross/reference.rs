@@ -69,6 +69,11 @@ impl Reference {
         run < self.k
     }
 
+    /// Positions valued so far.
+    pub fn states(&self) -> usize {
+        self.memo.len()
+    }
+
     /// `G` of the position `mask` (bit i set: an X on cell i).
     pub fn value(&mut self, mask: u64) -> u8 {
         if let Some(&v) = self.memo.get(&mask) {

@@ -67,6 +67,18 @@ impl Solver {
         }
     }
 
+    /// The table's size, for logs: states, bits per value, bytes (`None` for the raw rules).
+    pub fn table_size(&self) -> Option<(u64, u32, u64)> {
+        match self {
+            Solver::Raw { .. } => None,
+            Solver::Table { table, .. } => Some((
+                table.layout.states(),
+                table.layout.bits,
+                table.layout.bytes(),
+            )),
+        }
+    }
+
     /// `G(board)`; the board must be within the solver's size and hold no run of `k`.
     pub fn value(&mut self, board: &Board) -> Result<u8, TableError> {
         match self {
