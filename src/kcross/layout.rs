@@ -29,6 +29,9 @@ pub struct Layout {
     pub n: usize,
     /// Bits per value: [`NARROW`] or [`WIDE`].
     pub bits: u32,
+    /// `log2(bits)` and `log2(32 / bits)`: slots are found by shifts (widths are powers of 2).
+    bits_log2: u32,
+    per_word_log2: u32,
     /// `k - 2`: the longest run inside a component.
     top: usize,
     /// `f(i, c, s)`: sequences of `i` runs (each `<= top`, neighbours summing to `<= top`) with
@@ -37,6 +40,9 @@ pub struct Layout {
     /// `contrib(j, x, p) = sum over y < x of f(j, top - y, p - y)`: how many vectors of a block
     /// precede one with `v_j = x` and prefix sum `p` at position `j`, all later runs equal.
     contrib: Vec<u64>,
+    /// The largest sum `f(i, c, .)` counts (at most `n`), at `i * (top + 1) + c`: the sums that
+    /// fit are exactly `0..=max_sum`.
+    max_sum: Vec<usize>,
     /// First word of block `(E, S)` at `E * (n + 1) + S`, then one past the last word.
     starts: Vec<u64>,
     /// The same in states.
@@ -67,9 +73,12 @@ impl Layout {
             k,
             n,
             bits,
+            bits_log2: bits.trailing_zeros(),
+            per_word_log2: 5 - bits.trailing_zeros(),
             top,
             counts: vec![0; (n + 2) * (top + 1) * (n + 1)],
             contrib: vec![0; (n + 2) * (top + 1) * (n + 1)],
+            max_sum: vec![0; (n + 2) * (top + 1)],
             starts: Vec::with_capacity((n + 1) * (n + 1) + 1),
             state_starts: Vec::new(),
         };
@@ -86,6 +95,12 @@ impl Layout {
                     let at = layout.count_index(i, c, s);
                     layout.counts[at] = f;
                 }
+            }
+        }
+        for i in 0..=n + 1 {
+            for c in 0..=top {
+                let fits = (0..=n).rev().find(|&s| layout.count(i, c, s) > 0);
+                layout.max_sum[i * (top + 1) + c] = fits.expect("the empty sum fits");
             }
         }
         for j in 0..=n + 1 {
@@ -119,13 +134,13 @@ impl Layout {
     /// States per `u32` word.
     #[inline]
     pub fn per_word(&self) -> u64 {
-        1 << self.per_word_log2()
+        1 << self.per_word_log2
     }
 
-    /// `log2(32 / bits)`: slots are found by shifts, not divisions (widths are powers of 2).
+    /// Whether `i` runs with the last `<= c` can sum to `s`.
     #[inline]
-    fn per_word_log2(&self) -> u32 {
-        5 - self.bits.trailing_zeros()
+    fn fits(&self, i: usize, c: usize, s: usize) -> bool {
+        s <= self.max_sum[i * (self.top + 1) + c]
     }
 
     /// The largest value a state holds.
@@ -136,10 +151,10 @@ impl Layout {
     /// The word of state index `index` and the shift of its value in that word.
     #[inline]
     pub fn slot(&self, index: u64) -> (usize, u32) {
-        let log2 = self.per_word_log2();
+        let log2 = self.per_word_log2;
         (
             (index >> log2) as usize,
-            ((index & ((1 << log2) - 1)) as u32) << self.bits.trailing_zeros(),
+            ((index as u32) & ((1 << log2) - 1)) << self.bits_log2,
         )
     }
 
@@ -293,6 +308,19 @@ impl Layout {
         }
     }
 
+    /// Writes to `v[..len]` the first sequence in colex order of `len` runs with sum `s` and
+    /// last run `<= cap`: each run from the last as small as the runs before it allow.
+    fn fill_first(&self, len: usize, mut s: usize, mut cap: usize, v: &mut [u8]) {
+        for j in (0..len).rev() {
+            let x = (0..=cap.min(s))
+                .find(|&x| self.fits(j, self.top - x, s - x))
+                .expect("the sum fits");
+            v[j] = x as u8;
+            s -= x;
+            cap = self.top - x;
+        }
+    }
+
     /// Steps `v[..=e]` to the next vector of its block in colex order, returning the last
     /// position that changed (only `v[..=i]` do); `None` after the last vector.
     pub fn advance(&self, v: &mut [u8], e: usize) -> Option<usize> {
@@ -309,17 +337,19 @@ impl Layout {
             v[1] += 1;
             return Some(1);
         }
+        // No run before the first nonzero one can grow (nothing to take from).
+        let first = v[..=e].iter().position(|&x| x > 0)?;
         let mut before = 0; // sum of v[..i]
-        for i in 0..=e {
+        for i in first..=e {
             let x = usize::from(v[i]) + 1;
             let cap = if i == e {
                 self.top
             } else {
                 self.top - usize::from(v[i + 1])
             };
-            if i > 0 && before >= 1 && x <= cap && self.count(i, self.top - x, before - 1) > 0 {
+            if i > 0 && before >= 1 && x <= cap && self.fits(i, self.top - x, before - 1) {
                 v[i] = x as u8;
-                self.fill(i, before - 1, self.top - x, &mut 0, v);
+                self.fill_first(i, before - 1, self.top - x, v);
                 return Some(i);
             }
             before += usize::from(v[i]);

@@ -26,6 +26,8 @@ pub struct Sums {
     rank: u64,
     /// Positions `0..stale` changed since the last refresh.
     stale: usize,
+    /// Where the block of the one-piece options (`e - 1` cells, one more X) starts.
+    whole_base: u64,
     /// `p[j + 1] = v_0 + ... + v_j`.
     p: [usize; LEN],
     /// `d[j + 1]`: the rank terms of positions after `j`, so the prefix `v_0..v_j` ranks
@@ -49,6 +51,7 @@ impl Default for Sums {
             e: 0,
             rank: 0,
             stale: 0,
+            whole_base: 0,
             p: [0; LEN],
             d: [0; LEN],
             rr: [0; LEN],
@@ -66,6 +69,12 @@ impl Sums {
         let e = v.len() - 1;
         self.e = e;
         self.stale = e + 1;
+        let s: usize = v.iter().map(|&x| usize::from(x)).sum();
+        self.whole_base = if e >= 2 {
+            layout.index(e - 1, s + 1, 0)
+        } else {
+            0
+        };
         self.d[e + 1] = 0;
         self.t[e + 1] = 0;
         self.refresh(layout, v);
@@ -124,11 +133,8 @@ impl Sums {
         let (qr, rrr) = (self.p[e + 1] - self.p[i + 1], self.rr[e - i]);
         let (offset, right) = if !left_dies && !right_dies {
             // One piece: e - 1 cells, one more X in all.
-            let offset = (e >= 2).then(|| {
-                layout.index(e - 1, self.p[e + 1] + 1, 0)
-                    + layout.contrib(i - 1, m, pm)
-                    + self.t[i + 1]
-            });
+            let offset =
+                (e >= 2).then(|| self.whole_base + layout.contrib(i - 1, m, pm) + self.t[i + 1]);
             (offset, 0)
         } else {
             let offset = if left_dies {
