@@ -141,6 +141,7 @@ impl<'a> KcrossGpu<'a> {
             entries: &entries,
         });
         for e in 1..=layout.n {
+            progress.set_message(format!("k = {}, level {e}/{}", layout.k, layout.n));
             let level = layout.level_words(e);
             let mut lo = level.start;
             while lo < level.end {

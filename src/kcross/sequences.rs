@@ -41,7 +41,6 @@ impl Solver {
     pub fn new(k: usize, n: usize, backend: &Backend, budget: u64) -> Result<Self, TableError> {
         let build = |layout| {
             let bar = progress_bar(super::layout::Layout::states(&layout), "states");
-            bar.set_message(format!("k = {k}"));
             let table = match backend {
                 Backend::Gpu(gpu) => gpu.build(layout, budget, &bar),
                 _ => ValueTable::build_cpu(layout, budget, &bar),

@@ -273,6 +273,7 @@ impl ValueTable {
         let mut words: Vec<AtomicU32> = (0..layout.words()).map(|_| AtomicU32::new(0)).collect();
         let mut e = 1;
         while e <= layout.n {
+            progress.set_message(format!("k = {}, level {e}/{}", layout.k, layout.n));
             match compute_level(&layout, &words, e, progress) {
                 Ok(()) => e += 1,
                 Err(TableError::ValueTooLarge { .. }) if layout.bits < WIDE => {

@@ -47,7 +47,7 @@ impl Format {
 /// A progress bar on stderr, drawn only when stderr is a terminal.
 pub fn progress_bar(total: u64, unit: &str) -> indicatif::ProgressBar {
     let style = indicatif::ProgressStyle::with_template(&format!(
-        "{{elapsed_precise}} [{{wide_bar}}] {{human_pos}}/{{human_len}} {unit} {{per_sec}} ETA {{eta}}"
+        "{{elapsed_precise}} [{{wide_bar}}] {{human_pos}}/{{human_len}} {unit} {{per_sec:0}} ETA {{eta}} {{msg}}"
     ))
     .expect("valid template");
     indicatif::ProgressBar::with_draw_target(Some(total), indicatif::ProgressDrawTarget::stderr())
