@@ -120,6 +120,21 @@ mod tests {
         }
     }
 
+    /// A memo over its share of the budget is an error naming the budget, not an OOM.
+    #[test]
+    fn ring_memo_respects_the_budget() {
+        let table = ValueTable::build_cpu(
+            Layout::new(4, 16),
+            u64::MAX,
+            &indicatif::ProgressBar::hidden(),
+        )
+        .unwrap();
+        let err = RingValues::new(10 * ENTRY_BYTES)
+            .value(&table, &Board::ring(16))
+            .unwrap_err();
+        assert!(matches!(err, TableError::RingsOverBudget { l: 16, .. }), "{err}");
+    }
+
     /// The paper's G((11)) = 1 and G((21)) = 0 for k = 3.
     #[test]
     fn paper_rings() {
