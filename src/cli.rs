@@ -5,6 +5,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+use nimseq::arrows::Tree;
 use nimseq::kcross::Board;
 use nimseq::output::Format;
 use nimseq::subtraction::Ruleset;
@@ -29,6 +30,9 @@ pub enum Command {
     /// Inverse k-cross: X's on a strip or ring, never k in a row.
     #[command(subcommand)]
     Kcross(KcrossCommand),
+    /// Game of Arrows (Game of Cycles on trees): orient edges, never making a sink or source.
+    #[command(subcommand)]
+    Arrows(ArrowsCommand),
     /// Compare the backends (and a peer program) on the same work, on this machine.
     #[command(subcommand)]
     Bench(BenchCommand),
@@ -203,6 +207,31 @@ pub struct KcrossTableArgs {
     pub engine: KcrossEngineArgs,
     #[arg(long, value_enum, default_value_t = TableFormat::Csv)]
     pub format: TableFormat,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum ArrowsCommand {
+    /// g, m, the parity conjecture and every first move of one tree (raw rules for now: up to
+    /// 40 markable edges, as far as memory allows).
+    Value(ArrowsValueArgs),
+}
+
+fn parse_tree(s: &str) -> Result<Tree, String> {
+    s.parse::<Tree>().map_err(|e| e.reason)
+}
+
+#[derive(Args, Debug)]
+pub struct ArrowsValueArgs {
+    /// An edge list 0-1,1-2,1-3, a parent array parents:0,1,1, or path:9, spider:1,3,7,
+    /// H:3,1/3/4,1.
+    #[arg(value_parser = parse_tree, allow_hyphen_values = true)]
+    pub tree: Tree,
+    /// Most memory the memo may take, e.g. 8G [default: half the machine's memory].
+    #[arg(long, value_parser = parse_bytes)]
+    pub mem_budget: Option<u64>,
+    /// Text for reading, or one JSON object.
+    #[arg(long, value_enum, default_value_t = SeqFormat::Text)]
+    pub format: SeqFormat,
 }
 
 #[derive(Subcommand, Debug)]

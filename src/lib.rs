@@ -14,6 +14,7 @@
 //! assert_eq!((s.period, s.preperiod), (16, 0));
 //! ```
 
+pub mod arrows;
 pub mod bench;
 pub mod gpu;
 pub mod kcross;

@@ -9,8 +9,8 @@ use anyhow::{Context, Result, bail};
 use clap::Parser;
 
 use cli::{
-    BackendChoice, BenchCommand, Cli, Command, KcrossCommand, PlotView, PposArgs, ScanArgs,
-    SeqArgs, SeqFormat, SubCommand, SurveyArgs, TableFormat,
+    ArrowsCommand, BackendChoice, BenchCommand, Cli, Command, KcrossCommand, PlotView, PposArgs,
+    ScanArgs, SeqArgs, SeqFormat, SubCommand, SurveyArgs, TableFormat,
 };
 use nimseq::bench::{BenchTable, time_kcross, time_peer, time_scan};
 use nimseq::gpu::GpuContext;
@@ -74,6 +74,7 @@ fn is_bad_input(e: &anyhow::Error) -> bool {
     e.chain().any(|c| {
         c.is::<BadInput>()
             || c.is::<ResumeError>()
+            || c.is::<nimseq::arrows::reference::ReferenceError>()
             || matches!(
                 c.downcast_ref::<TableError>(),
                 Some(
@@ -122,6 +123,13 @@ fn run(cli: Cli) -> Result<()> {
             Ok(())
         }
         Command::Kcross(command) => kcross_command(command),
+        Command::Arrows(ArrowsCommand::Value(args)) => {
+            let budget = args
+                .mem_budget
+                .unwrap_or_else(nimseq::memory::default_budget);
+            let report = nimseq::arrows::value::describe(&args.tree, budget)?;
+            print_report(&report, args.format)
+        }
         Command::Bench(BenchCommand::Kcross(args)) => {
             let (k, n) = (args.k as usize, args.n_max);
             let mut rows = Vec::new();

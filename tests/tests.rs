@@ -1,5 +1,6 @@
 //! One integration test binary (one GPU device shared by all tests, one link step).
 
+mod arrows_cli;
 mod common;
 mod kcross_cli;
 mod kcross_values;

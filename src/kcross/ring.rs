@@ -132,7 +132,10 @@ mod tests {
         let err = RingValues::new(10 * ENTRY_BYTES)
             .value(&table, &Board::ring(16))
             .unwrap_err();
-        assert!(matches!(err, TableError::RingsOverBudget { l: 16, .. }), "{err}");
+        assert!(
+            matches!(err, TableError::RingsOverBudget { l: 16, .. }),
+            "{err}"
+        );
     }
 
     /// The paper's G((11)) = 1 and G((21)) = 0 for k = 3.

@@ -1,0 +1,15 @@
+//! The Game of Arrows: the Game of Cycles on trees (spec `arrows.md`). A move orients one
+//! unmarked edge; no vertex may become a sink or a source; the last legal move wins.
+//!
+//! * [`tree`]: trees as typed (edge lists, parent arrays, `path:`, `spider:`, `H:`), checked.
+//! * [`reference`]: the raw rules, memoised: the oracle.
+//! * [`value`]: one tree in full, as `nimseq arrows value` shows it.
+//!
+//! Still to come (issue 5): the status-labelled normal form and its shared memo, tree
+//! enumeration for censuses, the spider-state tables on the CPU and the GPU.
+
+pub mod reference;
+pub mod tree;
+pub mod value;
+
+pub use tree::Tree;

@@ -1,0 +1,38 @@
+//! `nimseq arrows ...` as a user runs it.
+
+use crate::common::nimseq;
+
+#[test]
+fn value_of_the_papers_counterexample() {
+    let o = nimseq()
+        .args(["arrows", "value", "spider:1,3,7"])
+        .output()
+        .unwrap();
+    assert!(o.status.success());
+    let text = String::from_utf8_lossy(&o.stdout);
+    // Theorem 7.1(b): g(S(1,3,7)) = 0 with m = 11, a parity-conjecture violator.
+    assert!(text.contains("markable     11"), "{text}");
+    assert!(text.contains("value        0"), "{text}");
+    assert!(text.contains("parity conj. FAILS"), "{text}");
+    // Spec 2.3: the Z7 moves (the last markable edge of the longest leg) have value 8.
+    assert!(text.contains("12->13=8 13->12=8"), "{text}");
+    let o = nimseq()
+        .args(["arrows", "value", "H:3,1/3/4,1", "--format", "json"])
+        .output()
+        .unwrap();
+    let json: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(
+        (json["g"].as_u64(), json["m"].as_u64()),
+        (Some(2), Some(12))
+    );
+}
+
+#[test]
+fn bad_trees_get_one_line_and_exit_code_2() {
+    for tree in ["0-1,1-2,2-0", "0-1,2-3", "0-1,0-1", "0-x", "spider:1,0,2"] {
+        let o = nimseq().args(["arrows", "value", tree]).output().unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{tree}: {err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{tree}: {err}");
+    }
+}
