@@ -30,7 +30,8 @@ pub enum Solver {
         k: usize,
     },
     Table {
-        table: ValueTable,
+        // Boxed: a layout is large beside the raw rules' one number.
+        table: Box<ValueTable>,
         rings: RingValues,
     },
 }
@@ -59,7 +60,7 @@ impl Solver {
                 // Rings memoise their cyclic positions in what the table leaves of the budget.
                 let rest = budget - layout.bytes();
                 Ok(Solver::Table {
-                    table: build(layout)?,
+                    table: Box::new(build(layout)?),
                     rings: RingValues::new(rest),
                 })
             }
