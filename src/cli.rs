@@ -211,8 +211,7 @@ pub struct KcrossTableArgs {
 
 #[derive(Subcommand, Debug)]
 pub enum ArrowsCommand {
-    /// g, m, the parity conjecture and every first move of one tree (raw rules for now: up to
-    /// 40 markable edges, as far as memory allows).
+    /// g, m, the pieces, the parity conjecture and every first move of one tree.
     Value(ArrowsValueArgs),
 }
 
@@ -226,7 +225,11 @@ pub struct ArrowsValueArgs {
     /// H:3,1/3/4,1.
     #[arg(value_parser = parse_tree, allow_hyphen_values = true)]
     pub tree: Tree,
-    /// Most memory the memo may take, e.g. 8G [default: half the machine's memory].
+    /// The normal form with its memo of canonical components (cpu, auto), or the raw rules
+    /// (reference: up to 40 markable edges, as far as memory allows). No GPU path for one tree.
+    #[arg(long, value_enum, default_value_t = BackendChoice::Auto)]
+    pub backend: BackendChoice,
+    /// Most memory the raw rules' memo may take, e.g. 8G [default: half the machine's memory].
     #[arg(long, value_parser = parse_bytes)]
     pub mem_budget: Option<u64>,
     /// Text for reading, or one JSON object.

@@ -124,11 +124,20 @@ fn run(cli: Cli) -> Result<()> {
         }
         Command::Kcross(command) => kcross_command(command),
         Command::Arrows(ArrowsCommand::Value(args)) => {
-            let budget = args
-                .mem_budget
-                .unwrap_or_else(nimseq::memory::default_budget);
-            let report = nimseq::arrows::value::describe(&args.tree, budget)?;
-            print_report(&report, args.format)
+            use nimseq::arrows::value::{Solver, describe};
+            let solver = match args.backend {
+                BackendChoice::Reference => Solver::Reference {
+                    budget: args
+                        .mem_budget
+                        .unwrap_or_else(nimseq::memory::default_budget),
+                },
+                BackendChoice::Cpu | BackendChoice::Auto => Solver::NormalForm,
+                BackendChoice::Gpu => bail!(BadInput(
+                    "arrows value has no GPU path (one tree is small work); use --backend cpu"
+                        .into()
+                )),
+            };
+            print_report(&describe(&args.tree, solver)?, args.format)
         }
         Command::Bench(BenchCommand::Kcross(args)) => {
             let (k, n) = (args.k as usize, args.n_max);

@@ -29,10 +29,41 @@ fn value_of_the_papers_counterexample() {
 
 #[test]
 fn bad_trees_get_one_line_and_exit_code_2() {
-    for tree in ["0-1,1-2,2-0", "0-1,2-3", "0-1,0-1", "0-x", "spider:1,0,2"] {
-        let o = nimseq().args(["arrows", "value", tree]).output().unwrap();
+    for args in [
+        &["0-1,1-2,2-0"][..],
+        &["0-1,2-3"],
+        &["0-1,0-1"],
+        &["0-x"],
+        &["spider:1,0,2"],
+        &["path:5", "--backend", "gpu"],
+    ] {
+        let tree = args[0];
+        let o = nimseq()
+            .args(["arrows", "value"])
+            .args(args)
+            .output()
+            .unwrap();
         let err = String::from_utf8_lossy(&o.stderr);
         assert_eq!(o.status.code(), Some(2), "{tree}: {err}");
         assert_eq!(err.trim_end().lines().count(), 1, "{tree}: {err}");
+    }
+}
+
+/// The normal form and the raw rules print the same value and first moves.
+#[test]
+fn normal_form_matches_the_raw_rules() {
+    for tree in ["spider:1,4,6", "0-1,1-2,2-3,2-4,4-5,5-6,1-7,7-8,8-9"] {
+        let run = |backend: &str| {
+            let o = nimseq()
+                .args(["arrows", "value", tree, "--backend", backend])
+                .args(["--format", "json"])
+                .output()
+                .unwrap();
+            assert!(o.status.success(), "{tree} {backend}");
+            let mut json: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+            json.as_object_mut().unwrap().remove("pieces");
+            json
+        };
+        assert_eq!(run("cpu"), run("reference"), "{tree}");
     }
 }
