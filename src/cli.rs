@@ -213,6 +213,25 @@ pub struct KcrossTableArgs {
 pub enum ArrowsCommand {
     /// g, m, the pieces, the parity conjecture and every first move of one tree.
     Value(ArrowsValueArgs),
+    /// Every unlabelled tree with n vertices for n up to --n-max: counts by Grundy value and
+    /// parity-conjecture violators.
+    Census(ArrowsCensusArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct ArrowsCensusArgs {
+    /// Largest number of vertices.
+    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u64).range(1..=40))]
+    pub n_max: u64,
+    /// Also print each violating tree as an edge list.
+    #[arg(long)]
+    pub list_violators: bool,
+    /// Most memory the trees of one size may take, e.g. 8G [default: half the machine's memory].
+    #[arg(long, value_parser = parse_bytes)]
+    pub mem_budget: Option<u64>,
+    /// CSV with a header, or one JSON object.
+    #[arg(long, value_enum, default_value_t = TableFormat::Csv)]
+    pub format: TableFormat,
 }
 
 fn parse_tree(s: &str) -> Result<Tree, String> {

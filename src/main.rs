@@ -9,8 +9,8 @@ use anyhow::{Context, Result, bail};
 use clap::Parser;
 
 use cli::{
-    ArrowsCommand, BackendChoice, BenchCommand, Cli, Command, KcrossCommand, PlotView, PposArgs,
-    ScanArgs, SeqArgs, SeqFormat, SubCommand, SurveyArgs, TableFormat,
+    ArrowsCensusArgs, ArrowsCommand, BackendChoice, BenchCommand, Cli, Command, KcrossCommand,
+    PlotView, PposArgs, ScanArgs, SeqArgs, SeqFormat, SubCommand, SurveyArgs, TableFormat,
 };
 use nimseq::bench::{BenchTable, time_kcross, time_peer, time_scan};
 use nimseq::gpu::GpuContext;
@@ -123,6 +123,7 @@ fn run(cli: Cli) -> Result<()> {
             Ok(())
         }
         Command::Kcross(command) => kcross_command(command),
+        Command::Arrows(ArrowsCommand::Census(args)) => census_command(args),
         Command::Arrows(ArrowsCommand::Value(args)) => {
             use nimseq::arrows::value::{Solver, describe};
             let solver = match args.backend {
@@ -487,5 +488,67 @@ fn kcross_command(command: KcrossCommand) -> Result<()> {
             writeln!(out)?;
         }
     }
+    Ok(())
+}
+
+fn census_command(args: ArrowsCensusArgs) -> Result<()> {
+    use nimseq::arrows::census::{bytes_per_tree, census, grow};
+    let budget = args
+        .mem_budget
+        .unwrap_or_else(nimseq::memory::default_budget);
+    let mut memo = nimseq::arrows::forest::NormalForm::default();
+    let mut trees = Vec::new();
+    let mut rows = Vec::new();
+    let bar = nimseq::output::progress_bar(args.n_max, "sizes");
+    for n in 1..=args.n_max as usize {
+        // Growing can at most multiply the count by n before duplicates go.
+        let bound = (trees.len().max(1) as u64).saturating_mul(n as u64);
+        let bytes = bound.saturating_mul(bytes_per_tree(n));
+        if bytes > budget {
+            bail!(BadInput(format!(
+                "trees with {n} vertices may need {} (up to {bound} trees), over the memory budget of {}; lower --n-max or raise --mem-budget",
+                human_bytes(bytes),
+                human_bytes(budget)
+            )));
+        }
+        bar.set_message(format!("n = {n}"));
+        trees = grow(&trees, n);
+        rows.push(census(&trees, n, &mut memo, args.list_violators));
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+    let mut out = io::BufWriter::new(io::stdout().lock());
+    match args.format {
+        TableFormat::Json => {
+            serde_json::to_writer(&mut out, &serde_json::json!({ "rows": rows }))?;
+            writeln!(out)?;
+        }
+        TableFormat::Csv => {
+            let top = rows
+                .iter()
+                .filter_map(|r| r.by_value.keys().max().copied())
+                .max()
+                .unwrap_or(0);
+            write!(out, "n,trees")?;
+            for g in 0..=top {
+                write!(out, ",g={g}")?;
+            }
+            writeln!(out, ",pc_violators")?;
+            for r in &rows {
+                write!(out, "{},{}", r.n, r.trees)?;
+                for g in 0..=top {
+                    write!(out, ",{}", r.by_value.get(&g).copied().unwrap_or(0))?;
+                }
+                writeln!(out, ",{}", r.violators)?;
+            }
+            out.flush()?;
+            for r in rows.iter().filter(|r| !r.violator_trees.is_empty()) {
+                for t in &r.violator_trees {
+                    eprintln!("violator n = {}: {t}", r.n);
+                }
+            }
+        }
+    }
+    eprintln!("distinct components valued: {}", memo.len());
     Ok(())
 }

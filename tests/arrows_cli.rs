@@ -67,3 +67,41 @@ fn normal_form_matches_the_raw_rules() {
         assert_eq!(run("cpu"), run("reference"), "{tree}");
     }
 }
+
+/// Census rows of spec 2.2 (A000055 counts, values, violators) through the CLI.
+#[test]
+fn census_rows() {
+    let o = nimseq()
+        .args(["arrows", "census", "--n-max", "15", "--list-violators"])
+        .args(["--format", "json"])
+        .output()
+        .unwrap();
+    assert!(o.status.success());
+    let json: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let rows = json["rows"].as_array().unwrap();
+    let trees: Vec<u64> = rows.iter().map(|r| r["trees"].as_u64().unwrap()).collect();
+    assert_eq!(
+        trees,
+        [
+            1, 1, 1, 2, 3, 6, 11, 23, 47, 106, 235, 551, 1301, 3159, 7741
+        ]
+    );
+    let n15 = &rows[14];
+    assert_eq!(n15["by_value"]["0"], 3887);
+    assert_eq!(n15["by_value"]["1"], 3854);
+    assert_eq!(n15["violator_trees"].as_array().unwrap().len(), 2);
+    let o = nimseq()
+        .args(["arrows", "census", "--n-max", "12"])
+        .output()
+        .unwrap();
+    let csv = String::from_utf8_lossy(&o.stdout);
+    assert!(csv.starts_with("n,trees,g=0,g=1,pc_violators\n"), "{csv}");
+    assert!(csv.contains("\n12,551,273,278,0\n"), "{csv}");
+    // Over the budget: one line, exit code 2.
+    let o = nimseq()
+        .args(["arrows", "census", "--n-max", "30", "--mem-budget", "1M"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("over the memory budget"));
+}

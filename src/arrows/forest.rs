@@ -195,7 +195,7 @@ fn relabel(status: &[Status], edges: &[(usize, usize)]) -> Forest {
 }
 
 /// The least AHU string of a tree rooted at a centre.
-fn encode(status: &[Status], edges: &[(usize, usize)]) -> String {
+pub(crate) fn encode(status: &[Status], edges: &[(usize, usize)]) -> String {
     let n = status.len();
     let mut adj = vec![Vec::new(); n];
     for &(u, v) in edges {

@@ -5,11 +5,13 @@
 //! * [`reference`]: the raw rules, memoised: the oracle.
 //! * [`forest`]: status-labelled forests, their normal form, and component values memoised by
 //!   canonical form.
+//! * [`census`]: every unlabelled tree of a size, valued with one shared memo.
 //! * [`value`]: one tree in full, as `nimseq arrows value` shows it.
 //!
-//! Still to come (issue 5): tree enumeration for censuses, the spider-state tables on the CPU
-//! and the GPU.
+//! Still to come (issue 5): a faster tree generator for censuses past n = 20, the spider-state
+//! tables on the CPU and the GPU, spider and family commands.
 
+pub mod census;
 pub mod forest;
 pub mod reference;
 pub mod tree;
