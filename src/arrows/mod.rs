@@ -6,14 +6,16 @@
 //! * [`forest`]: status-labelled forests, their normal form, and component values memoised by
 //!   canonical form.
 //! * [`census`]: every unlabelled tree of a size, valued with one shared memo.
+//! * [`spider`]: spider states (Proposition 6.1) in one dense memo for all legs up to a bound.
 //! * [`value`]: one tree in full, as `nimseq arrows value` shows it.
 //!
-//! Still to come (issue 5): a faster tree generator for censuses past n = 20, the spider-state
-//! tables on the CPU and the GPU, spider and family commands.
+//! Still to come (issue 5): a faster tree generator for censuses past n = 20, the spider table
+//! by wavefronts on all cores and on the GPU, the spiders and family commands.
 
 pub mod census;
 pub mod forest;
 pub mod reference;
+pub mod spider;
 pub mod tree;
 pub mod value;
 

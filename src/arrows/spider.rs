@@ -1,0 +1,204 @@
+//! Spider states (spec `arrows.md` section 1.7, Proposition 6.1): a position of a spider is the
+//! centre's status and, for each leg still attached, the unmarked length `h` up to its first arc
+//! and that arc's direction `phi`; whatever lies beyond the first arc has split off into runs of
+//! known value (Theorem 4.3). One dense table over all such states with legs up to `H` gives
+//! `g(S(x_1, ..., x_k))` for every spider with legs up to `H` at once.
+//!
+//! A leg is coded `3h + phi` (`phi`: 0 no arc, 1 in, 2 out; 0 for a detached leg); a state is the
+//! centre's status (n, i or o; a free centre has a closed form) and the sorted codes, ranked as
+//! a multiset. Values are memoised in the table (`u16`: intermediate values reach the leg
+//! lengths, Theorem 4.3's nim heaps).
+
+use super::forest::Status;
+
+/// A leg's far end: no arc yet, or the direction of its first arc (relative to the centre).
+const STAR: u16 = 0;
+const IN: u16 = 1;
+const OUT: u16 = 2;
+
+/// Not yet computed.
+const UNKNOWN: u16 = u16::MAX;
+
+/// `rho(k; delta, phi)`: a run whose near end is blocked in direction `delta`, far end `phi`.
+fn rho(k: u16, delta: u16, phi: u16) -> u16 {
+    if phi == STAR {
+        k
+    } else if phi == delta {
+        k % 2
+    } else if k == 0 {
+        0
+    } else {
+        (k + 1) % 2
+    }
+}
+
+/// `rho*(k; phi)`: a run whose near end is free.
+fn rho_free(k: u16, phi: u16) -> u16 {
+    if phi == STAR { k % 2 } else { k }
+}
+
+fn times(s: Status, delta: u16) -> Status {
+    let d = if delta == IN { Status::I } else { Status::O };
+    match s {
+        Status::N => d,
+        s if s == d => s,
+        _ => Status::F,
+    }
+}
+
+/// Binomial coefficient for multiset ranks.
+fn binomial(n: u64, k: u64) -> u64 {
+    (0..k).fold(1, |acc, i| acc * (n - i) / (i + 1))
+}
+
+/// Values of every `legs`-leg spider state with leg lengths up to `h_max`.
+pub struct SpiderTable {
+    legs: usize,
+    /// Codes per leg: `3 * h_max + 3`.
+    codes: u64,
+    values: Vec<u16>,
+}
+
+impl SpiderTable {
+    /// Bytes the table needs.
+    pub fn bytes(legs: usize, h_max: usize) -> u64 {
+        let codes = 3 * h_max as u64 + 3;
+        3 * binomial(codes + legs as u64 - 1, legs as u64) * 2
+    }
+
+    /// An empty table (values filled on demand).
+    pub fn new(legs: usize, h_max: usize) -> Self {
+        let codes = 3 * h_max as u64 + 3;
+        let per_status = binomial(codes + legs as u64 - 1, legs as u64);
+        SpiderTable {
+            legs,
+            codes,
+            values: vec![UNKNOWN; (3 * per_status) as usize],
+        }
+    }
+
+    /// The multiset rank of sorted codes, after the status.
+    fn index(&self, s: Status, sorted: &[u16]) -> usize {
+        let per_status = self.values.len() / 3;
+        let rank: u64 = sorted
+            .iter()
+            .enumerate()
+            .map(|(t, &c)| binomial(u64::from(c) + t as u64, t as u64 + 1))
+            .sum();
+        let block = match s {
+            Status::N => 0,
+            Status::I => 1,
+            _ => 2,
+        };
+        block * per_status + rank as usize
+    }
+
+    /// `g(S(x_1, ..., x_k))` (each leg at most `h_max`).
+    pub fn spider(&mut self, legs: &[usize]) -> u16 {
+        assert_eq!(legs.len(), self.legs);
+        let codes: Vec<u16> = legs.iter().map(|&x| 3 * x as u16 + STAR).collect();
+        self.gamma(Status::N, codes)
+    }
+
+    /// `Gamma(s; L)` for the attached legs `codes` (0 entries are detached legs).
+    fn gamma(&mut self, s: Status, mut codes: Vec<u16>) -> u16 {
+        let attached: Vec<(u16, u16)> = codes
+            .iter()
+            .filter(|&&c| c != 0)
+            .map(|&c| (c / 3, c % 3))
+            .collect();
+        // Degenerate cases (N1)-(N3).
+        if s == Status::F {
+            return attached
+                .iter()
+                .fold(0, |acc, &(h, phi)| acc ^ rho_free(h, phi));
+        }
+        if attached.is_empty() {
+            return 0;
+        }
+        if s != Status::N && attached.len() == 1 {
+            let (h, phi) = attached[0];
+            return rho(h, if s == Status::I { OUT } else { IN }, phi);
+        }
+        codes.sort_unstable();
+        debug_assert!(codes.iter().all(|&c| u64::from(c) < self.codes));
+        let at = self.index(s, &codes);
+        if self.values[at] != UNKNOWN {
+            return self.values[at];
+        }
+        let mut seen =
+            vec![false; 2 * attached.iter().map(|&(h, _)| h as usize).sum::<usize>() + 2];
+        for slot in 0..codes.len() {
+            let c = codes[slot];
+            if c == 0 || (slot > 0 && codes[slot - 1] == c) {
+                continue; // detached, or the same leg as the previous slot
+            }
+            let (h, phi) = (c / 3, c % 3);
+            for j in 1..=h {
+                for delta in [IN, OUT] {
+                    if j == h && phi != STAR && delta != phi {
+                        continue;
+                    }
+                    let detached = rho(h - j, delta, phi);
+                    let mut next = codes.clone();
+                    let (s2, code) = if j >= 2 {
+                        (s, 3 * (j - 1) + delta)
+                    } else {
+                        (times(s, delta), 0)
+                    };
+                    next[slot] = code;
+                    let g = usize::from(detached ^ self.gamma(s2, next));
+                    if g < seen.len() {
+                        seen[g] = true;
+                    }
+                }
+            }
+        }
+        let g = seen.iter().position(|&x| !x).unwrap_or(seen.len()) as u16;
+        self.values[at] = g;
+        g
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::arrows::forest::{Forest, NormalForm};
+    use crate::arrows::tree::Tree;
+
+    /// Every 3-leg spider with legs <= 8 and every 4-leg spider with legs <= 3 against the
+    /// normal form (spec 2.4: the two solvers agree).
+    #[test]
+    fn agrees_with_the_normal_form() {
+        let mut nf = NormalForm::default();
+        for (legs, h_max) in [(3, 8), (4, 3)] {
+            let mut table = SpiderTable::new(legs, h_max);
+            let mut x = vec![1; legs];
+            loop {
+                let tree = Tree::spider(&x).unwrap();
+                let want = nf.value(&Forest::of_tree(&tree));
+                assert_eq!(table.spider(&x), u16::from(want), "S{x:?}");
+                // Next non-decreasing tuple.
+                let Some(i) = (0..legs).rev().find(|&i| x[i] < h_max) else {
+                    break;
+                };
+                x[i] += 1;
+                let v = x[i];
+                x[i + 1..].fill(v);
+            }
+        }
+    }
+
+    /// Spec 2.3: S(5,8,9) = 4, S(7,12,19) = 8; S(2,3,z) for z = 1..20 (spec 2.4).
+    #[test]
+    fn spot_values_and_a_family() {
+        let mut table = SpiderTable::new(3, 20);
+        assert_eq!(table.spider(&[5, 8, 9]), 4);
+        assert_eq!(table.spider(&[7, 12, 19]), 8);
+        let s23: Vec<u16> = (1..=20).map(|z| table.spider(&[2, 3, z])).collect();
+        assert_eq!(
+            s23,
+            [0, 1, 0, 1, 0, 1, 0, 0, 3, 2, 2, 1, 0, 0, 1, 0, 1, 0, 1, 0]
+        );
+    }
+}
