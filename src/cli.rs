@@ -216,6 +216,22 @@ pub enum ArrowsCommand {
     /// Every unlabelled tree with n vertices for n up to --n-max: counts by Grundy value and
     /// parity-conjecture violators.
     Census(ArrowsCensusArgs),
+    /// g(S(x,y,z)) for all 1 <= x <= y <= z <= --leg-max (CSV rows), and which values occur,
+    /// how often, and their smallest spiders (stderr).
+    Spiders(ArrowsSpidersArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct ArrowsSpidersArgs {
+    /// Longest leg (markable edges).
+    #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..=1000))]
+    pub leg_max: u64,
+    /// Legs per spider.
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u64).range(3..=6))]
+    pub legs: u64,
+    /// Most memory the state table may take, e.g. 8G [default: half the machine's memory].
+    #[arg(long, value_parser = parse_bytes)]
+    pub mem_budget: Option<u64>,
 }
 
 #[derive(Args, Debug)]

@@ -124,6 +124,33 @@ fn run(cli: Cli) -> Result<()> {
         }
         Command::Kcross(command) => kcross_command(command),
         Command::Arrows(ArrowsCommand::Census(args)) => census_command(args),
+        Command::Arrows(ArrowsCommand::Spiders(args)) => {
+            use nimseq::arrows::spider::{SpiderTable, all_spiders};
+            let (legs, h) = (args.legs as usize, args.leg_max as usize);
+            let budget = args
+                .mem_budget
+                .unwrap_or_else(nimseq::memory::default_budget);
+            let bytes = SpiderTable::bytes(legs, h);
+            if bytes > budget {
+                bail!(BadInput(format!(
+                    "{legs}-leg spiders with legs up to {h} need a state table of {}, over the memory budget of {}",
+                    human_bytes(bytes),
+                    human_bytes(budget)
+                )));
+            }
+            let mut out = io::BufWriter::new(io::stdout().lock());
+            let header: Vec<String> = (1..=legs).map(|t| format!("x{t}")).collect();
+            writeln!(out, "{},g", header.join(","))?;
+            let summary = all_spiders(legs, h, |x, g| {
+                for leg in x {
+                    write!(out, "{leg},")?;
+                }
+                writeln!(out, "{g}")
+            })?;
+            out.flush()?;
+            eprint!("{summary}");
+            Ok(())
+        }
         Command::Arrows(ArrowsCommand::Value(args)) => {
             use nimseq::arrows::value::{Solver, describe};
             let solver = match args.backend {

@@ -105,3 +105,34 @@ fn census_rows() {
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("over the memory budget"));
 }
+
+/// All 3-leg spiders with legs <= 9: rows, and the summary's smallest spider per value.
+#[test]
+fn spiders_rows_and_summary() {
+    let o = nimseq()
+        .args(["arrows", "spiders", "--leg-max", "9"])
+        .output()
+        .unwrap();
+    assert!(o.status.success());
+    let csv = String::from_utf8_lossy(&o.stdout);
+    assert!(csv.starts_with("x1,x2,x3,g\n1,1,1,1\n"), "{csv}");
+    assert_eq!(csv.lines().count(), 1 + 165);
+    assert!(
+        csv.contains("\n1,3,7,0\n") && csv.contains("\n3,4,7,2\n"),
+        "{csv}"
+    );
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("smallest S(2,3,9)"), "{err}");
+    let o = nimseq()
+        .args([
+            "arrows",
+            "spiders",
+            "--leg-max",
+            "500",
+            "--mem-budget",
+            "1M",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+}

@@ -160,6 +160,65 @@ impl SpiderTable {
     }
 }
 
+/// What `nimseq arrows spiders` reports: each value that occurs, how often, and its smallest
+/// spider (least `m = x_1 + ... + x_k`, ties lexicographic).
+#[derive(Clone, Debug, Default, serde::Serialize)]
+pub struct SpiderSummary {
+    pub spiders: u64,
+    /// `(value, count, smallest legs)` by value.
+    pub values: Vec<(u16, u64, Vec<usize>)>,
+}
+
+/// Every spider with `legs` legs `1 <= x_1 <= ... <= x_k <= h_max`, in lexicographic order,
+/// passed to `row` with its value; returns the summary.
+pub fn all_spiders(
+    legs: usize,
+    h_max: usize,
+    mut row: impl FnMut(&[usize], u16) -> std::io::Result<()>,
+) -> std::io::Result<SpiderSummary> {
+    let mut table = SpiderTable::new(legs, h_max);
+    let mut found: std::collections::BTreeMap<u16, (u64, Vec<usize>)> = Default::default();
+    let mut summary = SpiderSummary::default();
+    let mut x = vec![1; legs];
+    loop {
+        let g = table.spider(&x);
+        row(&x, g)?;
+        summary.spiders += 1;
+        let m: usize = x.iter().sum();
+        let entry = found.entry(g).or_insert_with(|| (0, x.clone()));
+        entry.0 += 1;
+        let best: usize = entry.1.iter().sum();
+        if (m, &x) < (best, &entry.1) {
+            entry.1 = x.clone();
+        }
+        let Some(i) = (0..legs).rev().find(|&i| x[i] < h_max) else {
+            break;
+        };
+        x[i] += 1;
+        let v = x[i];
+        x[i + 1..].fill(v);
+    }
+    summary.values = found.into_iter().map(|(g, (n, x))| (g, n, x)).collect();
+    Ok(summary)
+}
+
+impl std::fmt::Display for SpiderSummary {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        writeln!(f, "spiders      {}", self.spiders)?;
+        let present: Vec<String> = self.values.iter().map(|(g, ..)| g.to_string()).collect();
+        writeln!(f, "values       {}", present.join(" "))?;
+        for (g, count, legs) in &self.values {
+            let legs: Vec<String> = legs.iter().map(ToString::to_string).collect();
+            writeln!(
+                f,
+                "g = {g:<3} {count:>9} spiders, smallest S({})",
+                legs.join(",")
+            )?;
+        }
+        Ok(())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -187,6 +246,28 @@ mod tests {
                 x[i + 1..].fill(v);
             }
         }
+    }
+
+    /// Smallest spiders per value among legs <= 9: g = 2 first at S(3,4,7), g = 3 at S(2,3,9)
+    /// (spec 2.3, Theorem 7.3).
+    #[test]
+    fn summary_finds_the_smallest_spiders() {
+        let mut rows = 0;
+        let summary = all_spiders(3, 9, |_, _| {
+            rows += 1;
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!((summary.spiders, rows), (165, 165));
+        let smallest = |g: u16| {
+            summary
+                .values
+                .iter()
+                .find(|v| v.0 == g)
+                .map(|v| v.2.clone())
+        };
+        assert_eq!(smallest(2), Some(vec![3, 4, 7]));
+        assert_eq!(smallest(3), Some(vec![2, 3, 9]));
     }
 
     /// Spec 2.3: S(5,8,9) = 4, S(7,12,19) = 8; S(2,3,z) for z = 1..20 (spec 2.4).
