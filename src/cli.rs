@@ -219,6 +219,24 @@ pub enum ArrowsCommand {
     /// g(S(x,y,z)) for all 1 <= x <= y <= z <= --leg-max (CSV rows), and which values occur,
     /// how often, and their smallest spiders (stderr).
     Spiders(ArrowsSpidersArgs),
+    /// z -> g(S(x,y,z)) for z = 1..z-max, with the eventual behaviour observed in the range.
+    Family(ArrowsFamilyArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct ArrowsFamilyArgs {
+    /// First leg (markable edges).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=10_000))]
+    pub x: u64,
+    /// Second leg.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=10_000))]
+    pub y: u64,
+    /// Longest third leg.
+    #[arg(long, default_value_t = 2000, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    pub z_max: u64,
+    /// Most memory the state table may take, e.g. 8G [default: half the machine's memory].
+    #[arg(long, value_parser = parse_bytes)]
+    pub mem_budget: Option<u64>,
 }
 
 #[derive(Args, Debug)]

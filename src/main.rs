@@ -124,6 +124,35 @@ fn run(cli: Cli) -> Result<()> {
         }
         Command::Kcross(command) => kcross_command(command),
         Command::Arrows(ArrowsCommand::Census(args)) => census_command(args),
+        Command::Arrows(ArrowsCommand::Family(args)) => {
+            use nimseq::arrows::spider::{SpiderTable, family, family_behaviour};
+            let (x, y, z) = (args.x as usize, args.y as usize, args.z_max as usize);
+            let budget = args
+                .mem_budget
+                .unwrap_or_else(nimseq::memory::default_budget);
+            let bytes = SpiderTable::slot_bytes(&[x, y, z]);
+            if bytes > budget {
+                bail!(BadInput(format!(
+                    "S({x},{y},z) for z <= {z} needs a state table of {}, over the memory budget of {}",
+                    human_bytes(bytes),
+                    human_bytes(budget)
+                )));
+            }
+            // The recursion follows the long leg down: give it a deep stack.
+            let values = std::thread::Builder::new()
+                .stack_size((64 << 20) + z * 4096)
+                .spawn(move || family(x, y, z))?
+                .join()
+                .map_err(|_| anyhow::anyhow!("the family computation panicked"))?;
+            let mut out = io::BufWriter::new(io::stdout().lock());
+            writeln!(out, "z,g")?;
+            for (i, g) in values.iter().enumerate() {
+                writeln!(out, "{},{g}", i + 1)?;
+            }
+            out.flush()?;
+            eprintln!("S({x},{y},z): {}", family_behaviour(&values));
+            Ok(())
+        }
         Command::Arrows(ArrowsCommand::Spiders(args)) => {
             use nimseq::arrows::spider::{SpiderTable, all_spiders};
             let (legs, h) = (args.legs as usize, args.leg_max as usize);

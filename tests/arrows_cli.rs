@@ -136,3 +136,27 @@ fn spiders_rows_and_summary() {
         .unwrap();
     assert_eq!(o.status.code(), Some(2));
 }
+
+/// S(2,3,z): the spec's first values and Theorem 8.1's z mod 2 from z = 14, labelled observed.
+#[test]
+fn family_of_spiders() {
+    let o = nimseq()
+        .args(["arrows", "family", "--x", "2", "--y", "3", "--z-max", "60"])
+        .output()
+        .unwrap();
+    assert!(o.status.success());
+    let values: Vec<u16> = String::from_utf8_lossy(&o.stdout)
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').nth(1).unwrap().parse().unwrap())
+        .collect();
+    assert_eq!(
+        values[..20],
+        [0, 1, 0, 1, 0, 1, 0, 0, 3, 2, 2, 1, 0, 0, 1, 0, 1, 0, 1, 0]
+    );
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("g = z mod 2 from z = 14 observed for z <= 60 (not proven)"),
+        "{err}"
+    );
+}

@@ -51,40 +51,76 @@ fn binomial(n: u64, k: u64) -> u64 {
     (0..k).fold(1, |acc, i| acc * (n - i) / (i + 1))
 }
 
-/// Values of every `legs`-leg spider state with leg lengths up to `h_max`.
+/// How a state's leg codes become a table index.
+enum Indexing {
+    /// Legs are interchangeable: codes sorted, ranked as a multiset of `codes` values (every
+    /// spider with legs up to a bound).
+    Multiset { codes: u64 },
+    /// Leg `t` stays in slot `t` with at most `radix[t]` codes (one family with a growing leg).
+    Slots { radix: Vec<u64> },
+}
+
+/// Values of spider states, filled on demand.
 pub struct SpiderTable {
     legs: usize,
-    /// Codes per leg: `3 * h_max + 3`.
-    codes: u64,
+    indexing: Indexing,
     values: Vec<u16>,
 }
 
 impl SpiderTable {
-    /// Bytes the table needs.
+    /// Bytes a table for every `legs`-leg spider with legs up to `h_max` needs.
     pub fn bytes(legs: usize, h_max: usize) -> u64 {
         let codes = 3 * h_max as u64 + 3;
         3 * binomial(codes + legs as u64 - 1, legs as u64) * 2
     }
 
-    /// An empty table (values filled on demand).
+    /// Bytes a table for the spiders `S(x_1, ..., x_k)` with each `x_t <= bounds[t]` needs.
+    pub fn slot_bytes(bounds: &[usize]) -> u64 {
+        bounds
+            .iter()
+            .fold(3u64, |acc, &b| acc.saturating_mul(3 * b as u64 + 3))
+            .saturating_mul(2)
+    }
+
+    /// A table for every `legs`-leg spider with legs up to `h_max`.
     pub fn new(legs: usize, h_max: usize) -> Self {
         let codes = 3 * h_max as u64 + 3;
         let per_status = binomial(codes + legs as u64 - 1, legs as u64);
         SpiderTable {
             legs,
-            codes,
+            indexing: Indexing::Multiset { codes },
             values: vec![UNKNOWN; (3 * per_status) as usize],
         }
     }
 
-    /// The multiset rank of sorted codes, after the status.
-    fn index(&self, s: Status, sorted: &[u16]) -> usize {
+    /// A table for the spiders whose leg `t` is at most `bounds[t]` (legs keep their slots).
+    pub fn for_slots(bounds: &[usize]) -> Self {
+        let radix: Vec<u64> = bounds.iter().map(|&b| 3 * b as u64 + 3).collect();
+        let per_status: u64 = radix.iter().product();
+        SpiderTable {
+            legs: bounds.len(),
+            indexing: Indexing::Slots { radix },
+            values: vec![UNKNOWN; (3 * per_status) as usize],
+        }
+    }
+
+    /// The rank of the codes (sorted in multiset mode), after the status.
+    fn index(&self, s: Status, codes: &[u16]) -> usize {
         let per_status = self.values.len() / 3;
-        let rank: u64 = sorted
-            .iter()
-            .enumerate()
-            .map(|(t, &c)| binomial(u64::from(c) + t as u64, t as u64 + 1))
-            .sum();
+        let rank: u64 = match &self.indexing {
+            Indexing::Multiset { codes: limit } => codes
+                .iter()
+                .enumerate()
+                .map(|(t, &c)| {
+                    debug_assert!(u64::from(c) < *limit);
+                    binomial(u64::from(c) + t as u64, t as u64 + 1)
+                })
+                .sum(),
+            Indexing::Slots { radix } => codes
+                .iter()
+                .zip(radix)
+                .fold(0, |acc, (&c, &r)| acc * r + u64::from(c)),
+        };
         let block = match s {
             Status::N => 0,
             Status::I => 1,
@@ -120,8 +156,10 @@ impl SpiderTable {
             let (h, phi) = attached[0];
             return rho(h, if s == Status::I { OUT } else { IN }, phi);
         }
-        codes.sort_unstable();
-        debug_assert!(codes.iter().all(|&c| u64::from(c) < self.codes));
+        let interchangeable = matches!(self.indexing, Indexing::Multiset { .. });
+        if interchangeable {
+            codes.sort_unstable();
+        }
         let at = self.index(s, &codes);
         if self.values[at] != UNKNOWN {
             return self.values[at];
@@ -130,8 +168,8 @@ impl SpiderTable {
             vec![false; 2 * attached.iter().map(|&(h, _)| h as usize).sum::<usize>() + 2];
         for slot in 0..codes.len() {
             let c = codes[slot];
-            if c == 0 || (slot > 0 && codes[slot - 1] == c) {
-                continue; // detached, or the same leg as the previous slot
+            if c == 0 || (interchangeable && slot > 0 && codes[slot - 1] == c) {
+                continue; // detached, or a leg equal to the previous one (same options)
             }
             let (h, phi) = (c / 3, c % 3);
             for j in 1..=h {
@@ -157,6 +195,35 @@ impl SpiderTable {
         let g = seen.iter().position(|&x| !x).unwrap_or(seen.len()) as u16;
         self.values[at] = g;
         g
+    }
+}
+
+/// `z -> g(S(x, y, z))` for `z = 1..=z_max` from one table whose third leg grows.
+pub fn family(x: usize, y: usize, z_max: usize) -> Vec<u16> {
+    let mut table = SpiderTable::for_slots(&[x, y, z_max]);
+    // Ascending z: each spider's sub-states with a shorter third leg are already known.
+    (1..=z_max).map(|z| table.spider(&[x, y, z])).collect()
+}
+
+/// The eventual behaviour a family shows within its range (observed, not proven): the least
+/// `z0` from which `g = z mod 2` up to the end (needing at least 6 values), else a period.
+pub fn family_behaviour(values: &[u16]) -> String {
+    let len = values.len();
+    let parity = |i: usize| values[i] == ((i + 1) % 2) as u16;
+    let from = (0..len).rev().take_while(|&i| parity(i)).last();
+    match from {
+        Some(i) if len - i >= 6 => format!(
+            "g = z mod 2 from z = {} observed for z <= {len} (not proven)",
+            i + 1
+        ),
+        _ => match crate::period::observed(values) {
+            Some(p) => format!(
+                "period {} from z = {} observed for z <= {len} (not proven)",
+                p.period,
+                p.preperiod + 1
+            ),
+            None => format!("no eventual behaviour observed for z <= {len}"),
+        },
     }
 }
 
@@ -268,6 +335,33 @@ mod tests {
         };
         assert_eq!(smallest(2), Some(vec![3, 4, 7]));
         assert_eq!(smallest(3), Some(vec![2, 3, 9]));
+    }
+
+    /// Spec 2.4 families: S(2,3,z) (z mod 2 from z = 14, Theorem 8.1), S(1,4,z) (period 8
+    /// from z = 3), S(1,2,z) = (z+1) mod 2; slot tables agree with the multiset table.
+    #[test]
+    fn families() {
+        let s23 = family(2, 3, 120);
+        assert_eq!(
+            family_behaviour(&s23),
+            "g = z mod 2 from z = 14 observed for z <= 120 (not proven)"
+        );
+        let s14 = family(1, 4, 60);
+        assert_eq!(s14[2..10], [0, 1, 0, 0, 1, 0, 1, 0]);
+        assert_eq!(
+            family_behaviour(&s14),
+            "period 8 from z = 3 observed for z <= 60 (not proven)"
+        );
+        let s12 = family(1, 2, 40);
+        assert!(
+            s12.iter()
+                .enumerate()
+                .all(|(i, &g)| g == (i as u16 + 2) % 2)
+        );
+        let mut table = SpiderTable::new(3, 20);
+        for z in 1..=20 {
+            assert_eq!(s23[z - 1], table.spider(&[2, 3, z]), "S(2,3,{z})");
+        }
     }
 
     /// Spec 2.3: S(5,8,9) = 4, S(7,12,19) = 8; S(2,3,z) for z = 1..20 (spec 2.4).
