@@ -7,7 +7,11 @@
 //! A leg is coded `3h + phi` (`phi`: 0 no arc, 1 in, 2 out; 0 for a detached leg); a state is the
 //! centre's status (n, i or o; a free centre has a closed form) and the sorted codes, ranked as
 //! a multiset. Values are memoised in the table (`u16`: intermediate values reach the leg
-//! lengths, Theorem 4.3's nim heaps).
+//! lengths, Theorem 4.3's nim heaps). A table for all spiders is filled bottom-up by wavefronts
+//! of equal total attached length (every move lowers it), each on all cores; a family table
+//! (legs in fixed slots) is filled on demand by recursion.
+
+use rayon::prelude::*;
 
 use super::forest::Status;
 
@@ -54,8 +58,8 @@ fn binomial(n: u64, k: u64) -> u64 {
 /// How a state's leg codes become a table index.
 enum Indexing {
     /// Legs are interchangeable: codes sorted, ranked as a multiset of `codes` values (every
-    /// spider with legs up to a bound).
-    Multiset { codes: u64 },
+    /// spider with legs up to a bound); `terms[t][c] = C(c + t, t + 1)`.
+    Multiset { codes: u64, terms: Vec<Vec<u64>> },
     /// Leg `t` stays in slot `t` with at most `radix[t]` codes (one family with a growing leg).
     Slots { radix: Vec<u64> },
 }
@@ -68,10 +72,11 @@ pub struct SpiderTable {
 }
 
 impl SpiderTable {
-    /// Bytes a table for every `legs`-leg spider with legs up to `h_max` needs.
+    /// Bytes a table for every `legs`-leg spider with legs up to `h_max` needs while it is
+    /// filled: 2 per value, 3 statuses, and the wavefront lists (about 64 per leg tuple).
     pub fn bytes(legs: usize, h_max: usize) -> u64 {
         let codes = 3 * h_max as u64 + 3;
-        3 * binomial(codes + legs as u64 - 1, legs as u64) * 2
+        binomial(codes + legs as u64 - 1, legs as u64) * (3 * 2 + 64)
     }
 
     /// Bytes a table for the spiders `S(x_1, ..., x_k)` with each `x_t <= bounds[t]` needs.
@@ -86,9 +91,12 @@ impl SpiderTable {
     pub fn new(legs: usize, h_max: usize) -> Self {
         let codes = 3 * h_max as u64 + 3;
         let per_status = binomial(codes + legs as u64 - 1, legs as u64);
+        let terms = (0..legs as u64)
+            .map(|t| (0..codes).map(|c| binomial(c + t, t + 1)).collect())
+            .collect();
         SpiderTable {
             legs,
-            indexing: Indexing::Multiset { codes },
+            indexing: Indexing::Multiset { codes, terms },
             values: vec![UNKNOWN; (3 * per_status) as usize],
         }
     }
@@ -108,13 +116,10 @@ impl SpiderTable {
     fn index(&self, s: Status, codes: &[u16]) -> usize {
         let per_status = self.values.len() / 3;
         let rank: u64 = match &self.indexing {
-            Indexing::Multiset { codes: limit } => codes
+            Indexing::Multiset { terms, .. } => codes
                 .iter()
-                .enumerate()
-                .map(|(t, &c)| {
-                    debug_assert!(u64::from(c) < *limit);
-                    binomial(u64::from(c) + t as u64, t as u64 + 1)
-                })
+                .zip(terms)
+                .map(|(&c, row)| row[usize::from(c)])
                 .sum(),
             Indexing::Slots { radix } => codes
                 .iter()
@@ -133,69 +138,163 @@ impl SpiderTable {
     pub fn spider(&mut self, legs: &[usize]) -> u16 {
         assert_eq!(legs.len(), self.legs);
         let codes: Vec<u16> = legs.iter().map(|&x| 3 * x as u16 + STAR).collect();
-        self.gamma(Status::N, codes)
+        self.gamma(Status::N, &codes)
     }
 
     /// `Gamma(s; L)` for the attached legs `codes` (0 entries are detached legs).
-    fn gamma(&mut self, s: Status, mut codes: Vec<u16>) -> u16 {
-        let attached: Vec<(u16, u16)> = codes
-            .iter()
-            .filter(|&&c| c != 0)
-            .map(|&c| (c / 3, c % 3))
-            .collect();
-        // Degenerate cases (N1)-(N3).
-        if s == Status::F {
-            return attached
-                .iter()
-                .fold(0, |acc, &(h, phi)| acc ^ rho_free(h, phi));
-        }
-        if attached.is_empty() {
-            return 0;
-        }
-        if s != Status::N && attached.len() == 1 {
-            let (h, phi) = attached[0];
-            return rho(h, if s == Status::I { OUT } else { IN }, phi);
+    fn gamma(&mut self, s: Status, codes: &[u16]) -> u16 {
+        if let Some(g) = degenerate(s, codes) {
+            return g;
         }
         let interchangeable = matches!(self.indexing, Indexing::Multiset { .. });
+        let mut key = [0u16; MAX_LEGS];
+        let key = &mut key[..codes.len()];
+        key.copy_from_slice(codes);
         if interchangeable {
-            codes.sort_unstable();
+            key.sort_unstable();
         }
-        let at = self.index(s, &codes);
+        let at = self.index(s, key);
         if self.values[at] != UNKNOWN {
             return self.values[at];
         }
-        let mut seen =
-            vec![false; 2 * attached.iter().map(|&(h, _)| h as usize).sum::<usize>() + 2];
-        for slot in 0..codes.len() {
-            let c = codes[slot];
-            if c == 0 || (interchangeable && slot > 0 && codes[slot - 1] == c) {
-                continue; // detached, or a leg equal to the previous one (same options)
-            }
-            let (h, phi) = (c / 3, c % 3);
-            for j in 1..=h {
-                for delta in [IN, OUT] {
-                    if j == h && phi != STAR && delta != phi {
-                        continue;
-                    }
-                    let detached = rho(h - j, delta, phi);
-                    let mut next = codes.clone();
-                    let (s2, code) = if j >= 2 {
-                        (s, 3 * (j - 1) + delta)
-                    } else {
-                        (times(s, delta), 0)
-                    };
-                    next[slot] = code;
-                    let g = usize::from(detached ^ self.gamma(s2, next));
-                    if g < seen.len() {
-                        seen[g] = true;
-                    }
-                }
-            }
-        }
-        let g = seen.iter().position(|&x| !x).unwrap_or(seen.len()) as u16;
+        let key = key.to_vec();
+        let g = mex_of_options(s, &key, interchangeable, |s2, next| self.gamma(s2, next));
         self.values[at] = g;
         g
     }
+
+    /// Values every state of a multiset table bottom-up: wavefronts of equal total attached
+    /// length (every move lowers it), each wavefront on all cores.
+    pub fn fill(&mut self) {
+        let Indexing::Multiset { codes, .. } = self.indexing else {
+            panic!("fill is for multiset tables");
+        };
+        let h_max = (codes / 3 - 1) as usize;
+        // Sorted code tuples by total attached length.
+        let mut fronts: Vec<Vec<Vec<u16>>> = vec![Vec::new(); self.legs * h_max + 1];
+        let valid: Vec<u16> = std::iter::once(0)
+            .chain((1..=h_max as u16).flat_map(|h| [3 * h, 3 * h + 1, 3 * h + 2]))
+            .collect();
+        let mut tuple = vec![0usize; self.legs];
+        loop {
+            let codes: Vec<u16> = tuple.iter().map(|&i| valid[i]).collect();
+            let total: usize = codes.iter().map(|&c| usize::from(c / 3)).sum();
+            fronts[total].push(codes);
+            // Next non-decreasing index tuple.
+            let Some(i) = (0..self.legs).rev().find(|&i| tuple[i] + 1 < valid.len()) else {
+                break;
+            };
+            tuple[i] += 1;
+            let v = tuple[i];
+            tuple[i + 1..].fill(v);
+        }
+        for front in fronts {
+            let table = &*self;
+            let done: Vec<(usize, u16)> = front
+                .par_iter()
+                .flat_map_iter(|codes| {
+                    // A centre with an arc has a detached leg (code 0, sorted first): the
+                    // other states are never reached.
+                    [Status::N, Status::I, Status::O]
+                        .into_iter()
+                        .filter(|&s| s == Status::N || codes[0] == 0)
+                        .filter(|&s| degenerate(s, codes).is_none())
+                        .map(|s| {
+                            let g = mex_of_options(s, codes, true, |s2, next| {
+                                degenerate(s2, next).unwrap_or_else(|| {
+                                    let mut key = [0u16; MAX_LEGS];
+                                    let key = &mut key[..next.len()];
+                                    key.copy_from_slice(next);
+                                    key.sort_unstable();
+                                    table.values[table.index(s2, key)]
+                                })
+                            });
+                            (table.index(s, codes), g)
+                        })
+                })
+                .collect();
+            for (at, g) in done {
+                self.values[at] = g;
+            }
+        }
+    }
+}
+
+/// Most legs a spider table handles.
+pub const MAX_LEGS: usize = 6;
+
+/// The closed forms (N1)-(N3) of Proposition 6.1, or `None` when the state needs its options.
+fn degenerate(s: Status, codes: &[u16]) -> Option<u16> {
+    let mut attached = codes.iter().filter(|&&c| c != 0).map(|&c| (c / 3, c % 3));
+    if s == Status::F {
+        return Some(attached.fold(0, |acc, (h, phi)| acc ^ rho_free(h, phi)));
+    }
+    let first = attached.next();
+    let second = attached.next();
+    match (first, second) {
+        (None, _) => Some(0),
+        (Some((h, phi)), None) if s != Status::N => {
+            Some(rho(h, if s == Status::I { OUT } else { IN }, phi))
+        }
+        _ => None,
+    }
+}
+
+/// The mex over the options of a non-degenerate state (Proposition 6.1); `value(s', L')` values
+/// a successor, its codes in slot order. `skip_equal`: equal neighbouring codes are the same leg
+/// (sorted multiset states), so their options are taken once.
+fn mex_of_options(
+    s: Status,
+    codes: &[u16],
+    skip_equal: bool,
+    mut value: impl FnMut(Status, &[u16]) -> u16,
+) -> u16 {
+    let total: usize = codes.iter().map(|&c| usize::from(c / 3)).sum();
+    // The mex is at most the number of options, 2 per unit of attached length: a stack bitset
+    // holds it for legs up to a few hundred.
+    let words = (2 * total + 2).div_ceil(64);
+    let mut small = [0u64; 16];
+    let mut large = Vec::new();
+    let seen: &mut [u64] = if words <= small.len() {
+        &mut small[..words]
+    } else {
+        large.resize(words, 0);
+        &mut large
+    };
+    let mut next = [0u16; MAX_LEGS];
+    let next = &mut next[..codes.len()];
+    for slot in 0..codes.len() {
+        let c = codes[slot];
+        if c == 0 || (skip_equal && slot > 0 && codes[slot - 1] == c) {
+            continue;
+        }
+        let (h, phi) = (c / 3, c % 3);
+        for j in 1..=h {
+            for delta in [IN, OUT] {
+                if j == h && phi != STAR && delta != phi {
+                    continue;
+                }
+                let detached = rho(h - j, delta, phi);
+                let (s2, code) = if j >= 2 {
+                    (s, 3 * (j - 1) + delta)
+                } else {
+                    (times(s, delta), 0)
+                };
+                next.copy_from_slice(codes);
+                next[slot] = code;
+                let g = usize::from(detached ^ value(s2, next));
+                if g / 64 < seen.len() {
+                    seen[g / 64] |= 1 << (g % 64);
+                }
+            }
+        }
+    }
+    let word = seen
+        .iter()
+        .position(|&w| w != u64::MAX)
+        .unwrap_or(seen.len());
+    let g = word * 64 + seen.get(word).map_or(0, |w| (!w).trailing_zeros() as usize);
+    g as u16
 }
 
 /// `z -> g(S(x, y, z))` for `z = 1..=z_max` from one table whose third leg grows.
@@ -244,6 +343,7 @@ pub fn all_spiders(
     mut row: impl FnMut(&[usize], u16) -> std::io::Result<()>,
 ) -> std::io::Result<SpiderSummary> {
     let mut table = SpiderTable::new(legs, h_max);
+    table.fill();
     let mut found: std::collections::BTreeMap<u16, (u64, Vec<usize>)> = Default::default();
     let mut summary = SpiderSummary::default();
     let mut x = vec![1; legs];
