@@ -4,7 +4,7 @@
 
 use std::collections::HashMap;
 
-use super::tree::Tree;
+use super::tree::{Tree, root};
 
 /// A vertex's status (Definition 3.1): no arcs, only incoming, only outgoing, or free.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -125,13 +125,6 @@ impl Forest {
         // Union the non-free ends of live edges; a free vertex joins nothing.
         let n = status.len();
         let mut parent: Vec<usize> = (0..n).collect();
-        fn root(parent: &mut [usize], mut x: usize) -> usize {
-            while parent[x] != x {
-                parent[x] = parent[parent[x]];
-                x = parent[x];
-            }
-            x
-        }
         for &(u, v) in &live {
             if status[u] != Status::F && status[v] != Status::F {
                 let (a, b) = (root(&mut parent, u), root(&mut parent, v));

@@ -56,13 +56,6 @@ impl Tree {
         }
         // Union-find: a cycle joins two vertices already connected.
         let mut parent: Vec<usize> = (0..n).collect();
-        fn root(parent: &mut [usize], mut x: usize) -> usize {
-            while parent[x] != x {
-                parent[x] = parent[parent[x]];
-                x = parent[x];
-            }
-            x
-        }
         for &(u, v) in &edges {
             let (a, b) = (root(&mut parent, u), root(&mut parent, v));
             if a == b {
@@ -177,6 +170,15 @@ impl Tree {
             .filter(|&(u, v)| d[u] >= 2 && d[v] >= 2)
             .collect()
     }
+}
+
+/// The representative of `x` in a union-find forest (path halving).
+pub(crate) fn root(parent: &mut [usize], mut x: usize) -> usize {
+    while parent[x] != x {
+        parent[x] = parent[parent[x]];
+        x = parent[x];
+    }
+    x
 }
 
 fn numbers(s: &str, what: &str, input: &str) -> Result<Vec<usize>, TreeError> {
