@@ -19,6 +19,7 @@ pub mod bench;
 pub mod gpu;
 pub mod kcross;
 pub mod memory;
+pub mod mex;
 pub mod output;
 pub mod period;
 pub mod subtraction;

@@ -53,7 +53,7 @@ pub struct CensusRow {
     pub n: usize,
     pub trees: u64,
     /// Trees by Grundy value.
-    pub by_value: BTreeMap<u8, u64>,
+    pub by_value: BTreeMap<u32, u64>,
     /// Parity-conjecture violators: g = 0 with m odd, or g != 0 with m even.
     pub violators: u64,
     /// The violators as edge lists, when asked for.

@@ -5,6 +5,7 @@
 use std::collections::HashMap;
 
 use super::tree::{Tree, root};
+use crate::mex::MexSet;
 
 /// A vertex's status (Definition 3.1): no arcs, only incoming, only outgoing, or free.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -231,12 +232,13 @@ pub(crate) fn encode(status: &[Status], edges: &[(usize, usize)]) -> String {
 /// Component values, memoised by canonical form (shared across trees: pieces repeat a lot).
 #[derive(Default)]
 pub struct NormalForm {
-    memo: HashMap<String, u8>,
+    memo: HashMap<String, u32>,
 }
 
 impl NormalForm {
-    /// `G` of a position: the XOR of its components' values.
-    pub fn value(&mut self, forest: &Forest) -> u8 {
+    /// `G` of a position: the XOR of its components' values (unbounded: a run of k edges is a
+    /// nim heap of size k).
+    pub fn value(&mut self, forest: &Forest) -> u32 {
         forest
             .components()
             .iter()
@@ -244,19 +246,16 @@ impl NormalForm {
     }
 
     /// `G` of one component: the mex of its options.
-    fn component(&mut self, c: &Forest) -> u8 {
+    fn component(&mut self, c: &Forest) -> u32 {
         let key = c.canonical();
         if let Some(&g) = self.memo.get(&key) {
             return g;
         }
-        let mut seen = [0u64; 4];
+        let mut seen = MexSet::default();
         for (e, from, to) in c.moves() {
-            let g = self.value(&c.play(e, from, to));
-            seen[usize::from(g / 64)] |= 1 << (g % 64);
+            seen.insert(self.value(&c.play(e, from, to)));
         }
-        let g = (0..256)
-            .find(|&g| seen[g / 64] >> (g % 64) & 1 == 0)
-            .expect("fewer than 256 options") as u8;
+        let g = seen.mex();
         self.memo.insert(key, g);
         g
     }
@@ -278,10 +277,10 @@ mod tests {
     use super::*;
     use crate::arrows::reference::Reference;
 
-    fn both(tree: &Tree) -> (u8, u8) {
+    fn both(tree: &Tree) -> (u32, u32) {
         let mut raw = Reference::new(tree, 1 << 32).unwrap();
         let g = NormalForm::default().value(&Forest::of_tree(tree));
-        (g, raw.value(0).unwrap())
+        (g, u32::from(raw.value(0).unwrap()))
     }
 
     /// The normal form against the raw rules on random trees of up to 14 vertices (fresh seed),
@@ -326,8 +325,8 @@ mod tests {
             let edges = (1..=k).map(|j| (j - 1, j)).collect();
             NormalForm::default().value(&Forest { status, edges })
         };
-        for k in 0..=16u8 {
-            let k_ = usize::from(k);
+        for k in 0..=16u32 {
+            let k_ = k as usize;
             // Left end: I forces e_1 away from it (->), O towards it (<-); right end mirrored.
             assert_eq!(run(k_, Status::F, Status::F), k % 2, "A_{k}");
             assert_eq!(run(k_, Status::F, Status::O), k, "B_{k}");

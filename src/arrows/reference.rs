@@ -127,14 +127,14 @@ impl Reference {
         if let Some(&g) = self.memo.get(&position) {
             return Ok(g);
         }
-        let mut seen = [0u64; 4];
+        let mut options = Vec::new();
         for (_, next) in self.moves(position) {
-            let g = self.value(next)?;
-            seen[usize::from(g / 64)] |= 1 << (g % 64);
+            options.push(self.value(next)?);
         }
-        let g = (0..256)
-            .find(|&g| seen[g / 64] >> (g % 64) & 1 == 0)
-            .expect("fewer than 256 options") as u8;
+        // At most 2 * MAX_MARKABLE options, so the mex fits a u8.
+        let g = (0..=u8::MAX)
+            .find(|g| !options.contains(g))
+            .expect("fewer than 256 options");
         if self.memo.len() as u64 >= self.max_entries {
             return Err(ReferenceError::OverBudget {
                 tree: self.tree.clone(),

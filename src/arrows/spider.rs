@@ -14,6 +14,7 @@
 use rayon::prelude::*;
 
 use super::forest::Status;
+use crate::mex::MexSet;
 
 /// A leg's far end: no arc yet, or the direction of its first arc (relative to the centre).
 const STAR: u16 = 0;
@@ -249,18 +250,7 @@ fn mex_of_options(
     skip_equal: bool,
     mut value: impl FnMut(Status, &[u16]) -> u16,
 ) -> u16 {
-    let total: usize = codes.iter().map(|&c| usize::from(c / 3)).sum();
-    // The mex is at most the number of options, 2 per unit of attached length: a stack bitset
-    // holds it for legs up to a few hundred.
-    let words = (2 * total + 2).div_ceil(64);
-    let mut small = [0u64; 16];
-    let mut large = Vec::new();
-    let seen: &mut [u64] = if words <= small.len() {
-        &mut small[..words]
-    } else {
-        large.resize(words, 0);
-        &mut large
-    };
+    let mut seen = MexSet::default();
     let mut next = [0u16; MAX_LEGS];
     let next = &mut next[..codes.len()];
     for slot in 0..codes.len() {
@@ -282,19 +272,13 @@ fn mex_of_options(
                 };
                 next.copy_from_slice(codes);
                 next[slot] = code;
-                let g = usize::from(detached ^ value(s2, next));
-                if g / 64 < seen.len() {
-                    seen[g / 64] |= 1 << (g % 64);
-                }
+                seen.insert(u32::from(detached ^ value(s2, next)));
             }
         }
     }
-    let word = seen
-        .iter()
-        .position(|&w| w != u64::MAX)
-        .unwrap_or(seen.len());
-    let g = word * 64 + seen.get(word).map_or(0, |w| (!w).trailing_zeros() as usize);
-    g as u16
+    // At most 2 options per unit of attached length, below u16::MAX for the legs the
+    // commands accept.
+    seen.mex() as u16
 }
 
 /// `z -> g(S(x, y, z))` for `z = 1..=z_max` from one table whose third leg grows.
@@ -403,7 +387,7 @@ mod tests {
             loop {
                 let tree = Tree::spider(&x).unwrap();
                 let want = nf.value(&Forest::of_tree(&tree));
-                assert_eq!(table.spider(&x), u16::from(want), "S{x:?}");
+                assert_eq!(u32::from(table.spider(&x)), want, "S{x:?}");
                 // Next non-decreasing tuple.
                 let Some(i) = (0..legs).rev().find(|&i| x[i] < h_max) else {
                     break;

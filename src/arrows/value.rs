@@ -14,7 +14,7 @@ use super::tree::Tree;
 pub struct FirstMove {
     pub from: usize,
     pub to: usize,
-    pub value: u8,
+    pub value: u32,
 }
 
 /// A piece of the tree (a component of the empty position): its canonical form, markable
@@ -23,7 +23,7 @@ pub struct FirstMove {
 pub struct Piece {
     pub canonical: String,
     pub edges: usize,
-    pub value: u8,
+    pub value: u32,
 }
 
 /// What `nimseq arrows value` prints.
@@ -32,7 +32,7 @@ pub struct ArrowsReport {
     pub tree: String,
     pub n: usize,
     pub m: usize,
-    pub g: u8,
+    pub g: u32,
     /// Conjecture 1.1: g = 0 exactly when m is even.
     pub parity_conjecture_holds: bool,
     /// Empty with the raw rules, which do not split the tree.
@@ -55,13 +55,13 @@ pub fn describe(tree: &Tree, solver: Solver) -> Result<ArrowsReport, ReferenceEr
     let (g, pieces, first_moves) = match solver {
         Solver::Reference { budget } => {
             let mut raw = Reference::new(tree, budget)?;
-            let g = raw.value(0)?;
+            let g = u32::from(raw.value(0)?);
             let mut first = Vec::new();
             for (mv, next) in raw.moves(0) {
                 first.push(FirstMove {
                     from: mv.from,
                     to: mv.to,
-                    value: raw.value(next)?,
+                    value: u32::from(raw.value(next)?),
                 });
             }
             (g, Vec::new(), first)

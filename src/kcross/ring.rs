@@ -9,6 +9,7 @@ use std::collections::HashMap;
 use super::board::Board;
 use super::components::components;
 use super::table::{TableError, ValueTable};
+use crate::mex::MexSet;
 
 /// Bytes a memo entry may take, key and value with the map's overhead.
 const ENTRY_BYTES: u64 = 32;
@@ -44,13 +45,14 @@ impl RingValues {
         if let Some(&g) = self.memo.get(&key) {
             return Ok(g);
         }
-        let mut seen = 0u64;
+        let mut seen = MexSet::default();
         for i in (0..n).filter(|&i| !board.cells[i]) {
             let mut next = board.clone();
             next.cells[i] = true;
-            seen |= 1 << self.value(table, &next)?;
+            seen.insert(u32::from(self.value(table, &next)?));
         }
-        let g = (!seen).trailing_zeros() as u8;
+        // At most n <= 63 options, so the mex fits.
+        let g = seen.mex() as u8;
         if self.memo.len() as u64 >= self.max_entries {
             return Err(TableError::RingsOverBudget {
                 k,

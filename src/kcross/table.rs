@@ -17,6 +17,7 @@ use super::components::components;
 use super::layout::{Layout, MAX_N, WIDE};
 use super::pieces::Sums;
 use crate::gpu::GpuError;
+use crate::mex::MexSet;
 
 /// What can stop a table build.
 #[derive(Debug, thiserror::Error)]
@@ -172,23 +173,12 @@ fn mex_of_options(
     sums: &Sums,
     v: &[u8],
 ) -> Result<u32, TableError> {
-    // Option values are XORs of values below 2^bits; a u64 holds the usual ones and a rare
-    // larger one takes the slow path.
-    let mut seen = 0u64;
-    let mut large = Vec::new();
+    let mut seen = MexSet::default();
     for i in 1..v.len() {
         let [left, right] = sums.option(i);
-        let g = value_at(layout, words, left) ^ value_at(layout, words, right);
-        if g < 64 {
-            seen |= 1 << g;
-        } else {
-            large.push(g);
-        }
+        seen.insert(value_at(layout, words, left) ^ value_at(layout, words, right));
     }
-    let mut mex = (!seen).trailing_zeros();
-    while mex >= 64 && large.contains(&mex) {
-        mex += 1;
-    }
+    let mex = seen.mex();
     if mex > layout.max_value() {
         return Err(TableError::ValueTooLarge {
             k: layout.k,
