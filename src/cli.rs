@@ -225,14 +225,14 @@ pub enum ArrowsCommand {
 
 #[derive(Args, Debug)]
 pub struct ArrowsFamilyArgs {
-    /// First leg (markable edges).
+    /// First leg (markable edges, at most 10,000: states are 16-bit).
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=10_000))]
     pub x: u64,
-    /// Second leg.
+    /// Second leg (at most 10,000).
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=10_000))]
     pub y: u64,
-    /// Longest third leg.
-    #[arg(long, default_value_t = 2000, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    /// Longest third leg (at most 10,000).
+    #[arg(long, default_value_t = 2000, value_parser = clap::value_parser!(u64).range(1..=10_000))]
     pub z_max: u64,
     /// Most memory the state table may take, e.g. 8G [default: half the machine's memory].
     #[arg(long, value_parser = parse_bytes)]

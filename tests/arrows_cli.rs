@@ -158,5 +158,12 @@ fn family_of_spiders() {
     assert!(
         err.contains("g = z mod 2 from z = 14 observed for z <= 60 (not proven)"),
         "{err}"
-    );
+    ); // Legs past 10,000 would not fit the 16-bit states: refused, not wrapped.
+    let o = nimseq()
+        .args([
+            "arrows", "family", "--x", "2", "--y", "3", "--z-max", "20000",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
 }

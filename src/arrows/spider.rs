@@ -24,6 +24,10 @@ const OUT: u16 = 2;
 /// Not yet computed.
 const UNKNOWN: u16 = u16::MAX;
 
+/// Longest leg a table takes: codes `3h + 2` fit a `u16`, and so does every value (a mex is at
+/// most the number of options, two per unit of attached length: below 60,000 for three legs).
+pub const MAX_LEG: usize = 10_000;
+
 /// `rho(k; delta, phi)`: a run whose near end is blocked in direction `delta`, far end `phi`.
 fn rho(k: u16, delta: u16, phi: u16) -> u16 {
     if phi == STAR {
@@ -90,6 +94,10 @@ impl SpiderTable {
 
     /// A table for every `legs`-leg spider with legs up to `h_max`.
     pub fn new(legs: usize, h_max: usize) -> Self {
+        assert!(
+            h_max <= MAX_LEG && legs * h_max <= 3 * MAX_LEG,
+            "legs up to {h_max}"
+        );
         let codes = 3 * h_max as u64 + 3;
         let per_status = binomial(codes + legs as u64 - 1, legs as u64);
         let terms = (0..legs as u64)
@@ -104,6 +112,10 @@ impl SpiderTable {
 
     /// A table for the spiders whose leg `t` is at most `bounds[t]` (legs keep their slots).
     pub fn for_slots(bounds: &[usize]) -> Self {
+        assert!(
+            bounds.iter().all(|&b| b <= MAX_LEG) && bounds.iter().sum::<usize>() <= 3 * MAX_LEG,
+            "legs {bounds:?}"
+        );
         let radix: Vec<u64> = bounds.iter().map(|&b| 3 * b as u64 + 3).collect();
         let per_status: u64 = radix.iter().product();
         SpiderTable {
