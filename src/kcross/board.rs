@@ -130,6 +130,12 @@ impl Board {
         left + 1 + right < k
     }
 
+    /// Whether some empty cell is dead (no X may ever go there). A ring without one is a
+    /// single cyclic component; any other position is a sum of run vectors.
+    pub fn has_dead_cell(&self, k: usize) -> bool {
+        (0..self.cells.len()).any(|i| !self.cells[i] && !self.is_live(i, k))
+    }
+
     /// Refuses a board that already holds a run of `k`: no game position looks like that.
     pub fn check(&self, k: usize) -> Result<(), BoardError> {
         let run = self.longest_run();

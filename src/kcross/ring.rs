@@ -35,8 +35,7 @@ impl RingValues {
         debug_assert!(board.circular && board.cells.len() <= table.layout.n);
         let k = table.layout.k;
         let n = board.cells.len();
-        let has_dead = (0..n).any(|i| !board.cells[i] && !board.is_live(i, k));
-        if has_dead {
+        if board.has_dead_cell(k) {
             return Ok(components(board, k)
                 .iter()
                 .fold(0, |acc, v| acc ^ table.value(v)));

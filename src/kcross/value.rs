@@ -27,7 +27,7 @@ pub struct ValueReport {
 /// component (cells and X's), or the whole ring while it is one cyclic component.
 pub fn table_size(board: &Board, k: usize) -> usize {
     let n = board.cells.len();
-    let cyclic = board.circular && (0..n).all(|i| board.cells[i] || board.is_live(i, k));
+    let cyclic = board.circular && !board.has_dead_cell(k);
     if cyclic {
         return n;
     }
@@ -43,7 +43,7 @@ pub fn table_size(board: &Board, k: usize) -> usize {
 pub fn describe(board: &Board, k: usize, solver: &mut Solver) -> Result<ValueReport, TableError> {
     let value = solver.value(board)?;
     let n = board.cells.len();
-    let cyclic = board.circular && (0..n).all(|i| board.cells[i] || board.is_live(i, k));
+    let cyclic = board.circular && !board.has_dead_cell(k);
     let mut parts = Vec::new();
     if !cyclic {
         for v in components(board, k) {
