@@ -17,7 +17,8 @@ use nimseq::gpu::GpuContext;
 use nimseq::kcross;
 use nimseq::kcross::gpu::KcrossGpu;
 use nimseq::kcross::sequences::{self, Backend as KcrossBackend, Report, Series, Solver};
-use nimseq::kcross::table::{TableError, human_bytes};
+use nimseq::kcross::table::TableError;
+use nimseq::memory::human_bytes;
 use nimseq::output::image::Canvas;
 use nimseq::output::resumable::ResumeError;
 use nimseq::subtraction::gpu::SubtractionGpu;
@@ -127,17 +128,11 @@ fn run(cli: Cli) -> Result<()> {
         Command::Arrows(ArrowsCommand::Family(args)) => {
             use nimseq::arrows::spider::{SpiderTable, family, family_behaviour};
             let (x, y, z) = (args.x as usize, args.y as usize, args.z_max as usize);
-            let budget = args
-                .mem_budget
-                .unwrap_or_else(nimseq::memory::default_budget);
-            let bytes = SpiderTable::slot_bytes(&[x, y, z]);
-            if bytes > budget {
-                bail!(BadInput(format!(
-                    "S({x},{y},z) for z <= {z} needs a state table of {}, over the memory budget of {}",
-                    human_bytes(bytes),
-                    human_bytes(budget)
-                )));
-            }
+            within_budget(
+                SpiderTable::slot_bytes(&[x, y, z]),
+                budget(args.mem_budget),
+                || format!("the state table of S({x},{y},z) for z <= {z}"),
+            )?;
             // The recursion follows the long leg down: give it a deep stack.
             let values = std::thread::Builder::new()
                 .stack_size((64 << 20) + z * 4096)
@@ -156,17 +151,9 @@ fn run(cli: Cli) -> Result<()> {
         Command::Arrows(ArrowsCommand::Spiders(args)) => {
             use nimseq::arrows::spider::{SpiderTable, all_spiders};
             let (legs, h) = (args.legs as usize, args.leg_max as usize);
-            let budget = args
-                .mem_budget
-                .unwrap_or_else(nimseq::memory::default_budget);
-            let bytes = SpiderTable::bytes(legs, h);
-            if bytes > budget {
-                bail!(BadInput(format!(
-                    "{legs}-leg spiders with legs up to {h} need a state table of {}, over the memory budget of {}",
-                    human_bytes(bytes),
-                    human_bytes(budget)
-                )));
-            }
+            within_budget(SpiderTable::bytes(legs, h), budget(args.mem_budget), || {
+                format!("the state table of {legs}-leg spiders with legs up to {h}")
+            })?;
             let mut out = io::BufWriter::new(io::stdout().lock());
             let header: Vec<String> = (1..=legs).map(|t| format!("x{t}")).collect();
             writeln!(out, "{},g", header.join(","))?;
@@ -184,9 +171,7 @@ fn run(cli: Cli) -> Result<()> {
             use nimseq::arrows::value::{Solver, describe};
             let solver = match args.backend {
                 BackendChoice::Reference => Solver::Reference {
-                    budget: args
-                        .mem_budget
-                        .unwrap_or_else(nimseq::memory::default_budget),
+                    budget: budget(args.mem_budget),
                 },
                 BackendChoice::Cpu | BackendChoice::Auto => Solver::NormalForm,
                 BackendChoice::Gpu => bail!(BadInput(
@@ -254,6 +239,24 @@ fn run(cli: Cli) -> Result<()> {
             Ok(())
         }
     }
+}
+
+/// The memory budget asked for with --mem-budget, else half the machine's memory.
+fn budget(flag: Option<u64>) -> u64 {
+    flag.unwrap_or_else(nimseq::memory::default_budget)
+}
+
+/// Bad input unless `bytes` fit `budget`; `what` names what needs them.
+fn within_budget(bytes: u64, budget: u64, what: impl FnOnce() -> String) -> Result<()> {
+    if bytes > budget {
+        bail!(BadInput(format!(
+            "{} may need {}, over the memory budget of {}; lower the range or raise --mem-budget",
+            what(),
+            human_bytes(bytes),
+            human_bytes(budget)
+        )));
+    }
+    Ok(())
 }
 
 /// The GPU a bench times, if any (a missing one is said, not an error).
@@ -455,10 +458,7 @@ fn kcross_command(command: KcrossCommand) -> Result<()> {
         KcrossCommand::Ring(a) => (a.engine.backend, a.engine.mem_budget),
         KcrossCommand::Table(a) => (a.engine.backend, a.engine.mem_budget),
     };
-    let (choice, budget) = (
-        engine.0,
-        engine.1.unwrap_or_else(nimseq::memory::default_budget),
-    );
+    let (choice, budget) = (engine.0, budget(engine.1));
     let ctx = gpu_for(choice)?;
     let gpu = ctx.as_ref().map(KcrossGpu::new).transpose()?;
     let backend = match (choice, &gpu) {
@@ -549,9 +549,7 @@ fn kcross_command(command: KcrossCommand) -> Result<()> {
 
 fn census_command(args: ArrowsCensusArgs) -> Result<()> {
     use nimseq::arrows::census::{bytes_per_tree, census, grow};
-    let budget = args
-        .mem_budget
-        .unwrap_or_else(nimseq::memory::default_budget);
+    let budget = budget(args.mem_budget);
     let mut memo = nimseq::arrows::forest::NormalForm::default();
     let mut trees = Vec::new();
     let mut rows = Vec::new();
@@ -559,14 +557,9 @@ fn census_command(args: ArrowsCensusArgs) -> Result<()> {
     for n in 1..=args.n_max as usize {
         // Growing can at most multiply the count by n before duplicates go.
         let bound = (trees.len().max(1) as u64).saturating_mul(n as u64);
-        let bytes = bound.saturating_mul(bytes_per_tree(n));
-        if bytes > budget {
-            bail!(BadInput(format!(
-                "trees with {n} vertices may need {} (up to {bound} trees), over the memory budget of {}; lower --n-max or raise --mem-budget",
-                human_bytes(bytes),
-                human_bytes(budget)
-            )));
-        }
+        within_budget(bound.saturating_mul(bytes_per_tree(n)), budget, || {
+            format!("the trees with {n} vertices (up to {bound})")
+        })?;
         bar.set_message(format!("n = {n}"));
         trees = grow(&trees, n);
         rows.push(census(&trees, n, &mut memo, args.list_violators));

@@ -27,6 +27,18 @@ pub fn parse_bytes(s: &str) -> Result<u64, String> {
     Ok((x * scale as f64) as u64)
 }
 
+/// `1536 MiB`-style sizes for messages.
+pub fn human_bytes(bytes: u64) -> String {
+    const UNITS: [&str; 5] = ["B", "KiB", "MiB", "GiB", "TiB"];
+    let mut x = bytes as f64;
+    let mut unit = 0;
+    while x >= 1024.0 && unit + 1 < UNITS.len() {
+        x /= 1024.0;
+        unit += 1;
+    }
+    format!("{x:.1} {}", UNITS[unit])
+}
+
 /// Half of the machine's memory (from `/proc/meminfo`), or 4 GiB where that cannot be read.
 pub fn default_budget() -> u64 {
     std::fs::read_to_string("/proc/meminfo")

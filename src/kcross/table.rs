@@ -17,6 +17,7 @@ use super::components::components;
 use super::layout::{Layout, MAX_N, WIDE};
 use super::pieces::Sums;
 use crate::gpu::GpuError;
+use crate::memory::human_bytes;
 use crate::mex::MexSet;
 
 /// What can stop a table build.
@@ -51,18 +52,6 @@ pub enum TableError {
     ValueTooLarge { k: usize, what: String, max: u32 },
     #[error(transparent)]
     Gpu(#[from] GpuError),
-}
-
-/// `1536 MiB`-style sizes for messages.
-pub fn human_bytes(bytes: u64) -> String {
-    const UNITS: [&str; 5] = ["B", "KiB", "MiB", "GiB", "TiB"];
-    let mut x = bytes as f64;
-    let mut unit = 0;
-    while x >= 1024.0 && unit + 1 < UNITS.len() {
-        x /= 1024.0;
-        unit += 1;
-    }
-    format!("{x:.1} {}", UNITS[unit])
 }
 
 /// Refuses `layout` if its table does not fit `budget` bytes.
