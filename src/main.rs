@@ -157,7 +157,11 @@ fn run(cli: Cli) -> Result<()> {
             let mut out = io::BufWriter::new(io::stdout().lock());
             let header: Vec<String> = (1..=legs).map(|t| format!("x{t}")).collect();
             writeln!(out, "{},g", header.join(","))?;
-            let summary = all_spiders(legs, h, |x, g| {
+            let mut table = SpiderTable::new(legs, h);
+            let bar = nimseq::output::progress_bar(table.tuples(), "leg tuples");
+            table.fill(|done| bar.inc(done));
+            bar.finish_and_clear();
+            let summary = all_spiders(&mut table, |x, g| {
                 for leg in x {
                     write!(out, "{leg},")?;
                 }

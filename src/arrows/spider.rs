@@ -11,6 +11,9 @@
 //! of equal total attached length (every move lowers it), each on all cores; a family table
 //! (legs in fixed slots) is filled on demand by recursion.
 
+use std::sync::atomic::AtomicU16;
+use std::sync::atomic::Ordering::Relaxed;
+
 use rayon::prelude::*;
 
 use super::forest::Status;
@@ -73,15 +76,22 @@ enum Indexing {
 pub struct SpiderTable {
     legs: usize,
     indexing: Indexing,
-    values: Vec<u16>,
+    /// Atomic so a wavefront's states are stored from all cores in place (relaxed loads and
+    /// stores are plain moves; a wavefront only reads lower ones).
+    values: Vec<AtomicU16>,
 }
 
 impl SpiderTable {
-    /// Bytes a table for every `legs`-leg spider with legs up to `h_max` needs while it is
-    /// filled: 2 per value, 3 statuses, and the wavefront lists (about 64 per leg tuple).
+    /// Bytes a table for every `legs`-leg spider with legs up to `h_max` takes: 2 per value,
+    /// 3 statuses per leg tuple.
     pub fn bytes(legs: usize, h_max: usize) -> u64 {
+        Self::states(legs, h_max).saturating_mul(2)
+    }
+
+    /// Entries of the table for every `legs`-leg spider with legs up to `h_max`.
+    pub fn states(legs: usize, h_max: usize) -> u64 {
         let codes = 3 * h_max as u64 + 3;
-        binomial(codes + legs as u64 - 1, legs as u64) * (3 * 2 + 64)
+        binomial(codes + legs as u64 - 1, legs as u64).saturating_mul(3)
     }
 
     /// Bytes a table for the spiders `S(x_1, ..., x_k)` with each `x_t <= bounds[t]` needs.
@@ -106,7 +116,9 @@ impl SpiderTable {
         SpiderTable {
             legs,
             indexing: Indexing::Multiset { codes, terms },
-            values: vec![UNKNOWN; (3 * per_status) as usize],
+            values: (0..3 * per_status)
+                .map(|_| AtomicU16::new(UNKNOWN))
+                .collect(),
         }
     }
 
@@ -121,7 +133,9 @@ impl SpiderTable {
         SpiderTable {
             legs: bounds.len(),
             indexing: Indexing::Slots { radix },
-            values: vec![UNKNOWN; (3 * per_status) as usize],
+            values: (0..3 * per_status)
+                .map(|_| AtomicU16::new(UNKNOWN))
+                .collect(),
         }
     }
 
@@ -167,69 +181,226 @@ impl SpiderTable {
             key.sort_unstable();
         }
         let at = self.index(s, key);
-        if self.values[at] != UNKNOWN {
-            return self.values[at];
+        let known = *self.values[at].get_mut();
+        if known != UNKNOWN {
+            return known;
         }
         let key = key.to_vec();
         let g = mex_of_options(s, &key, interchangeable, |s2, next| self.gamma(s2, next));
-        self.values[at] = g;
+        *self.values[at].get_mut() = g;
         g
     }
 
     /// Values every state of a multiset table bottom-up: wavefronts of equal total attached
-    /// length (every move lowers it), each wavefront on all cores.
-    pub fn fill(&mut self) {
-        let Indexing::Multiset { codes, .. } = self.indexing else {
+    /// length (every move lowers it), each wavefront on all cores; `progress` gets the leg
+    /// tuples of each finished wavefront (of [`Self::tuples`] in all).
+    pub fn fill(&mut self, progress: impl Fn(u64) + Sync) {
+        let Indexing::Multiset { terms, .. } = &self.indexing else {
             panic!("fill is for multiset tables");
         };
-        let h_max = (codes / 3 - 1) as usize;
-        // Sorted code tuples by total attached length.
-        let mut fronts: Vec<Vec<Vec<u16>>> = vec![Vec::new(); self.legs * h_max + 1];
-        let valid: Vec<u16> = std::iter::once(0)
-            .chain((1..=h_max as u16).flat_map(|h| [3 * h, 3 * h + 1, 3 * h + 2]))
-            .collect();
-        let mut tuple = vec![0usize; self.legs];
-        loop {
-            let codes: Vec<u16> = tuple.iter().map(|&i| valid[i]).collect();
-            let total: usize = codes.iter().map(|&c| usize::from(c / 3)).sum();
-            fronts[total].push(codes);
-            // Next non-decreasing index tuple.
-            let Some(i) = (0..self.legs).rev().find(|&i| tuple[i] + 1 < valid.len()) else {
-                break;
-            };
-            tuple[i] += 1;
-            let v = tuple[i];
-            tuple[i + 1..].fill(v);
+        let ranks = Ranks::new(terms, self.values.len() / 3);
+        let table = &*self;
+        for total in 0..=self.legs * self.h_max() {
+            let done = std::sync::atomic::AtomicU64::new(0);
+            // Split by the two smallest codes: enough pieces for every core.
+            let codes = self.valid_codes();
+            (0..codes * codes).into_par_iter().for_each(|pair| {
+                let mut count = 0;
+                table.for_each_in_front(total, pair / codes, pair % codes, |codes| {
+                    for s in [Status::N, Status::I, Status::O] {
+                        if needs_options(s, codes) {
+                            let g = ranks.mex(table, s, codes);
+                            table.values[ranks.index(s, codes)].store(g, Relaxed);
+                        }
+                    }
+                    count += 1;
+                });
+                done.fetch_add(count, Relaxed);
+            });
+            progress(done.into_inner());
         }
-        for front in fronts {
-            let table = &*self;
-            let done: Vec<(usize, u16)> = front
-                .par_iter()
-                .flat_map_iter(|codes| {
-                    // A centre with an arc has a detached leg (code 0, sorted first): the
-                    // other states are never reached.
-                    [Status::N, Status::I, Status::O]
-                        .into_iter()
-                        .filter(|&s| s == Status::N || codes[0] == 0)
-                        .filter(|&s| degenerate(s, codes).is_none())
-                        .map(|s| {
-                            let g = mex_of_options(s, codes, true, |s2, next| {
-                                degenerate(s2, next).unwrap_or_else(|| {
-                                    let mut key = [0u16; MAX_LEGS];
-                                    let key = &mut key[..next.len()];
-                                    key.copy_from_slice(next);
-                                    key.sort_unstable();
-                                    table.values[table.index(s2, key)]
-                                })
-                            });
-                            (table.index(s, codes), g)
-                        })
-                })
-                .collect();
-            for (at, g) in done {
-                self.values[at] = g;
+    }
+
+    /// Leg tuples of a multiset table (a third of its entries).
+    pub fn tuples(&self) -> u64 {
+        self.values.len() as u64 / 3
+    }
+
+    /// Longest leg of a multiset table.
+    fn h_max(&self) -> usize {
+        match &self.indexing {
+            Indexing::Multiset { codes, .. } => (codes / 3 - 1) as usize,
+            Indexing::Slots { .. } => unreachable!("slot tables have per-leg bounds"),
+        }
+    }
+
+    /// Codes a leg may take: 0 (detached) and `3h + phi` for `1 <= h <= h_max`; the `i`-th
+    /// is [`code_at`]`(i)`.
+    fn valid_codes(&self) -> usize {
+        1 + 3 * self.h_max()
+    }
+
+    /// Calls `visit` with every sorted code tuple of total attached length `total` whose two
+    /// smallest codes are the `first`-th and `second`-th valid codes.
+    pub fn for_each_in_front(
+        &self,
+        total: usize,
+        first: usize,
+        second: usize,
+        mut visit: impl FnMut(&[u16]),
+    ) {
+        let (legs, top) = (self.legs, self.valid_codes() - 1);
+        if second < first {
+            return;
+        }
+        let mut at = [0usize; MAX_LEGS];
+        at[0] = first;
+        at[1] = second;
+        // Depth-first over the remaining slots, each code at least the previous one and the
+        // remaining length reachable with codes in range.
+        fn walk(
+            at: &mut [usize; MAX_LEGS],
+            slot: usize,
+            legs: usize,
+            top: usize,
+            left: usize,
+            visit: &mut impl FnMut(&[u16]),
+        ) {
+            let rest = legs - slot;
+            if rest == 0 {
+                if left == 0 {
+                    let mut codes = [0u16; MAX_LEGS];
+                    for (c, &i) in codes.iter_mut().zip(&at[..legs]) {
+                        *c = code_at(i);
+                    }
+                    visit(&codes[..legs]);
+                }
+                return;
+            }
+            let low = at[slot - 1];
+            if rest * length_at(low) > left || rest * length_at(top) < left {
+                return;
+            }
+            for i in low..=top {
+                let h = length_at(i);
+                if h * rest > left {
+                    break;
+                }
+                at[slot] = i;
+                walk(at, slot + 1, legs, top, left - h, visit);
             }
         }
+        let used = length_at(first) + length_at(second);
+        if used <= total {
+            walk(&mut at, 2, legs, top, total - used, &mut visit);
+        }
+    }
+}
+
+/// The `i`-th valid leg code: 0, then 3, 4, 5, 6, ... (`3h + phi`, `h >= 1`).
+fn code_at(i: usize) -> u16 {
+    if i == 0 { 0 } else { (i + 2) as u16 }
+}
+
+/// The attached length of the `i`-th valid code.
+fn length_at(i: usize) -> usize {
+    usize::from(code_at(i) / 3)
+}
+
+/// Whether state `(s; codes)` (sorted) is one the table stores: reachable (a centre with an
+/// arc has a detached leg, sorted first) and not a closed form.
+fn needs_options(s: Status, codes: &[u16]) -> bool {
+    (s == Status::N || codes[0] == 0) && degenerate(s, codes).is_none()
+}
+
+/// Multiset ranks for the bottom-up fill: the options of a leg replace its code by a rising
+/// sequence of codes, so each successor's rank is the other legs' rank split at the insertion
+/// point plus one term, with no sorting per option.
+struct Ranks<'a> {
+    terms: &'a [Vec<u64>],
+    per_status: usize,
+}
+
+impl<'a> Ranks<'a> {
+    fn new(terms: &'a [Vec<u64>], per_status: usize) -> Self {
+        Ranks { terms, per_status }
+    }
+
+    fn block(&self, s: Status) -> usize {
+        self.per_status
+            * match s {
+                Status::N => 0,
+                Status::I => 1,
+                _ => 2,
+            }
+    }
+
+    /// The index of a sorted state.
+    fn index(&self, s: Status, codes: &[u16]) -> usize {
+        let rank: u64 = codes
+            .iter()
+            .zip(self.terms)
+            .map(|(&c, row)| row[usize::from(c)])
+            .sum();
+        self.block(s) + rank as usize
+    }
+
+    /// A successor's value: its closed form, or the table's (a lower wavefront, already
+    /// filled); `codes` sorted.
+    fn value(&self, table: &SpiderTable, s: Status, codes: &[u16]) -> u16 {
+        degenerate(s, codes).unwrap_or_else(|| table.values[self.index(s, codes)].load(Relaxed))
+    }
+
+    /// The mex over the options of a stored state (Proposition 6.1), `codes` sorted.
+    fn mex(&self, table: &SpiderTable, s: Status, codes: &[u16]) -> u16 {
+        let legs = codes.len();
+        let mut seen = MexSet::default();
+        for slot in 0..legs {
+            let c = codes[slot];
+            if c == 0 || (slot > 0 && codes[slot - 1] == c) {
+                continue;
+            }
+            let (h, phi) = (c / 3, c % 3);
+            // The other legs, still sorted; a detached leg (code 0) sorts first.
+            let mut next = [0u16; MAX_LEGS];
+            next[1..slot + 1].copy_from_slice(&codes[..slot]);
+            next[slot + 1..legs].copy_from_slice(&codes[slot + 1..]);
+            let others = &next[1..legs];
+            for delta in [IN, OUT] {
+                if h == 1 && phi != STAR && delta != phi {
+                    continue;
+                }
+                let g = self.value(table, times(s, delta), &next[..legs]);
+                seen.insert(u32::from(rho(h - 1, delta, phi) ^ g));
+            }
+            // j >= 2: the leg's code becomes 3(j - 1) + delta, rising with j; the rank splits
+            // at the insertion point p as below[p] + terms[p][code] + above[p].
+            let mut below = [0u64; MAX_LEGS];
+            let mut above = [0u64; MAX_LEGS];
+            for p in 0..legs - 1 {
+                below[p + 1] = below[p] + self.terms[p][usize::from(others[p])];
+            }
+            for p in (0..legs - 1).rev() {
+                above[p] = above[p + 1] + self.terms[p + 1][usize::from(others[p])];
+            }
+            let base = self.block(s);
+            let mut p = 0;
+            for j in 2..=h {
+                for delta in [IN, OUT] {
+                    if j == h && phi != STAR && delta != phi {
+                        continue;
+                    }
+                    let code = 3 * (j - 1) + delta;
+                    while p < legs - 1 && others[p] < code {
+                        p += 1;
+                    }
+                    let rank = below[p] + self.terms[p][usize::from(code)] + above[p];
+                    let g = table.values[base + rank as usize].load(Relaxed);
+                    seen.insert(u32::from(rho(h - j, delta, phi) ^ g));
+                }
+            }
+        }
+        seen.mex() as u16
     }
 }
 
@@ -331,15 +502,13 @@ pub struct SpiderSummary {
     pub values: Vec<(u16, u64, Vec<usize>)>,
 }
 
-/// Every spider with `legs` legs `1 <= x_1 <= ... <= x_k <= h_max`, in lexicographic order,
-/// passed to `row` with its value; returns the summary.
+/// Every spider of a filled multiset table, `1 <= x_1 <= ... <= x_k <= h_max`, in
+/// lexicographic order, passed to `row` with its value; returns the summary.
 pub fn all_spiders(
-    legs: usize,
-    h_max: usize,
+    table: &mut SpiderTable,
     mut row: impl FnMut(&[usize], u16) -> std::io::Result<()>,
 ) -> std::io::Result<SpiderSummary> {
-    let mut table = SpiderTable::new(legs, h_max);
-    table.fill();
+    let (legs, h_max) = (table.legs, table.h_max());
     let mut found: std::collections::BTreeMap<u16, (u64, Vec<usize>)> = Default::default();
     let mut summary = SpiderSummary::default();
     let mut x = vec![1; legs];
@@ -388,25 +557,38 @@ mod tests {
     use crate::arrows::forest::{Forest, NormalForm};
     use crate::arrows::tree::Tree;
 
-    /// Every 3-leg spider with legs <= 8 and every 4-leg spider with legs <= 3 against the
-    /// normal form (spec 2.4: the two solvers agree).
+    /// Every non-decreasing leg tuple with entries `1..=h_max`.
+    fn each_spider(legs: usize, h_max: usize, mut visit: impl FnMut(&[usize])) {
+        let mut x = vec![1; legs];
+        loop {
+            visit(&x);
+            let Some(i) = (0..legs).rev().find(|&i| x[i] < h_max) else {
+                return;
+            };
+            x[i] += 1;
+            let v = x[i];
+            x[i + 1..].fill(v);
+        }
+    }
+
+    /// Every 3-leg spider with legs <= 10 and every 4-leg spider with legs <= 4: the
+    /// bottom-up fill, the recursion and the normal form agree (spec 2.4: the solvers agree).
     #[test]
-    fn agrees_with_the_normal_form() {
+    fn fill_recursion_and_normal_form_agree() {
         let mut nf = NormalForm::default();
-        for (legs, h_max) in [(3, 8), (4, 3)] {
-            let mut table = SpiderTable::new(legs, h_max);
-            let mut x = vec![1; legs];
-            loop {
-                let tree = Tree::spider(&x).unwrap();
-                let want = nf.value(&Forest::of_tree(&tree));
-                assert_eq!(u32::from(table.spider(&x)), want, "S{x:?}");
-                // Next non-decreasing tuple.
-                let Some(i) = (0..legs).rev().find(|&i| x[i] < h_max) else {
-                    break;
-                };
-                x[i] += 1;
-                let v = x[i];
-                x[i + 1..].fill(v);
+        for (legs, h_max) in [(3, 10), (4, 4)] {
+            let mut filled = SpiderTable::new(legs, h_max);
+            filled.fill(|_| ());
+            let mut recursion = SpiderTable::new(legs, h_max);
+            each_spider(legs, h_max, |x| {
+                let want = nf.value(&Forest::of_tree(&Tree::spider(x).unwrap()));
+                assert_eq!(u32::from(filled.spider(x)), want, "fill S{x:?}");
+                assert_eq!(u32::from(recursion.spider(x)), want, "recursion S{x:?}");
+            });
+            // Every state the recursion reached, the fill stored alike.
+            let reached = recursion.values.iter_mut().map(|v| *v.get_mut());
+            for (i, (r, f)) in reached.zip(filled.values.iter_mut()).enumerate() {
+                assert!(r == UNKNOWN || r == *f.get_mut(), "state {i}");
             }
         }
     }
@@ -416,7 +598,9 @@ mod tests {
     #[test]
     fn summary_finds_the_smallest_spiders() {
         let mut rows = 0;
-        let summary = all_spiders(3, 9, |_, _| {
+        let mut table = SpiderTable::new(3, 9);
+        table.fill(|_| ());
+        let summary = all_spiders(&mut table, |_, _| {
             rows += 1;
             Ok(())
         })
