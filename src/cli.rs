@@ -247,6 +247,11 @@ pub struct ArrowsSpidersArgs {
     /// Legs per spider.
     #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u64).range(3..=6))]
     pub legs: u64,
+    /// The table filled bottom-up on all cores (cpu), by one dispatch per wavefront (gpu),
+    /// by recursion from each spider on one core (reference), or the GPU when a hardware one
+    /// is present (auto).
+    #[arg(long, value_enum, default_value_t = BackendChoice::Auto)]
+    pub backend: BackendChoice,
     /// Most memory the state table may take, e.g. 8G [default: half the machine's memory].
     #[arg(long, value_parser = parse_bytes)]
     pub mem_budget: Option<u64>,

@@ -9,8 +9,9 @@ use anyhow::{Context, Result, bail};
 use clap::Parser;
 
 use cli::{
-    ArrowsCensusArgs, ArrowsCommand, BackendChoice, BenchCommand, Cli, Command, KcrossCommand,
-    PlotView, PposArgs, ScanArgs, SeqArgs, SeqFormat, SubCommand, SurveyArgs, TableFormat,
+    ArrowsCensusArgs, ArrowsCommand, ArrowsSpidersArgs, BackendChoice, BenchCommand, Cli, Command,
+    KcrossCommand, PlotView, PposArgs, ScanArgs, SeqArgs, SeqFormat, SubCommand, SurveyArgs,
+    TableFormat,
 };
 use nimseq::bench::{BenchTable, time_kcross, time_peer, time_scan};
 use nimseq::gpu::GpuContext;
@@ -148,29 +149,7 @@ fn run(cli: Cli) -> Result<()> {
             eprintln!("S({x},{y},z): {}", family_behaviour(&values));
             Ok(())
         }
-        Command::Arrows(ArrowsCommand::Spiders(args)) => {
-            use nimseq::arrows::spider::{SpiderTable, all_spiders};
-            let (legs, h) = (args.legs as usize, args.leg_max as usize);
-            within_budget(SpiderTable::bytes(legs, h), budget(args.mem_budget), || {
-                format!("the state table of {legs}-leg spiders with legs up to {h}")
-            })?;
-            let mut out = io::BufWriter::new(io::stdout().lock());
-            let header: Vec<String> = (1..=legs).map(|t| format!("x{t}")).collect();
-            writeln!(out, "{},g", header.join(","))?;
-            let mut table = SpiderTable::new(legs, h);
-            let bar = nimseq::output::progress_bar(table.tuples(), "leg tuples");
-            table.fill(|done| bar.inc(done));
-            bar.finish_and_clear();
-            let summary = all_spiders(&mut table, |x, g| {
-                for leg in x {
-                    write!(out, "{leg},")?;
-                }
-                writeln!(out, "{g}")
-            })?;
-            out.flush()?;
-            eprint!("{summary}");
-            Ok(())
-        }
+        Command::Arrows(ArrowsCommand::Spiders(args)) => spiders_command(args),
         Command::Arrows(ArrowsCommand::Value(args)) => {
             use nimseq::arrows::value::{Solver, describe};
             let solver = match args.backend {
@@ -548,6 +527,38 @@ fn kcross_command(command: KcrossCommand) -> Result<()> {
             writeln!(out)?;
         }
     }
+    Ok(())
+}
+
+fn spiders_command(args: ArrowsSpidersArgs) -> Result<()> {
+    use nimseq::arrows::spider::{SpiderTable, all_spiders};
+    use nimseq::arrows::spider_gpu::SpiderGpu;
+    let (legs, h) = (args.legs as usize, args.leg_max as usize);
+    within_budget(SpiderTable::bytes(legs, h), budget(args.mem_budget), || {
+        format!("the state table of {legs}-leg spiders with legs up to {h}")
+    })?;
+    let mut table = SpiderTable::new(legs, h);
+    let bar = nimseq::output::progress_bar(table.tuples(), "leg tuples");
+    let start = std::time::Instant::now();
+    match gpu_for(args.backend)? {
+        // The recursion fills the table as the rows ask for spiders.
+        None if args.backend == BackendChoice::Reference => {}
+        None => table.fill(|done| bar.inc(done)),
+        Some(ctx) => SpiderGpu::new(&ctx)?.fill(&mut table, |done| bar.inc(done))?,
+    }
+    bar.finish_and_clear();
+    let mut out = io::BufWriter::new(io::stdout().lock());
+    let header: Vec<String> = (1..=legs).map(|t| format!("x{t}")).collect();
+    writeln!(out, "{},g", header.join(","))?;
+    let summary = all_spiders(&mut table, |x, g| {
+        for leg in x {
+            write!(out, "{leg},")?;
+        }
+        writeln!(out, "{g}")
+    })?;
+    out.flush()?;
+    eprint!("{summary}");
+    eprintln!("time         {:.1} s", start.elapsed().as_secs_f64());
     Ok(())
 }
 

@@ -106,14 +106,23 @@ fn census_rows() {
     assert!(String::from_utf8_lossy(&o.stderr).contains("over the memory budget"));
 }
 
-/// All 3-leg spiders with legs <= 9: rows, and the summary's smallest spider per value.
+/// All 3-leg spiders with legs <= 9: rows, and the summary's smallest spider per value; the
+/// same rows from every backend (the GPU's only where an adapter exists).
 #[test]
 fn spiders_rows_and_summary() {
-    let o = nimseq()
-        .args(["arrows", "spiders", "--leg-max", "9"])
-        .output()
-        .unwrap();
-    assert!(o.status.success());
+    let rows = |backend: &str| {
+        let o = nimseq()
+            .args(["arrows", "spiders", "--leg-max", "9", "--backend", backend])
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        o
+    };
+    let o = rows("cpu");
+    assert_eq!(rows("reference").stdout, o.stdout);
+    if crate::common::gpu().is_some() {
+        assert_eq!(rows("gpu").stdout, o.stdout);
+    }
     let csv = String::from_utf8_lossy(&o.stdout);
     assert!(csv.starts_with("x1,x2,x3,g\n1,1,1,1\n"), "{csv}");
     assert_eq!(csv.lines().count(), 1 + 165);

@@ -1,6 +1,7 @@
 //! One integration test binary (one GPU device shared by all tests, one link step).
 
 mod arrows_cli;
+mod arrows_values;
 mod common;
 mod kcross_cli;
 mod kcross_values;

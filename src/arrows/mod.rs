@@ -6,16 +6,18 @@
 //! * [`forest`]: status-labelled forests, their normal form, and component values memoised by
 //!   canonical form.
 //! * [`census`]: every unlabelled tree of a size, valued with one shared memo.
-//! * [`spider`]: spider states (Proposition 6.1) in one dense memo for all legs up to a bound.
+//! * [`spider`]: spider states (Proposition 6.1) in one dense memo for all legs up to a bound,
+//!   filled by wavefronts on all cores or by recursion.
+//! * [`spider_gpu`]: the same wavefronts, one dispatch each (`shaders/arrows.wgsl`).
 //! * [`value`]: one tree in full, as `nimseq arrows value` shows it.
 //!
-//! Still to come (issue 5): a faster tree generator for censuses past n = 20, the spider table
-//! by wavefronts on all cores and on the GPU, the spiders and family commands.
+//! Still to come (issue 5): a faster tree generator for censuses past n = 20.
 
 pub mod census;
 pub mod forest;
 pub mod reference;
 pub mod spider;
+pub mod spider_gpu;
 pub mod tree;
 pub mod value;
 

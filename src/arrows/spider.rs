@@ -74,7 +74,7 @@ enum Indexing {
 
 /// Values of spider states, filled on demand.
 pub struct SpiderTable {
-    legs: usize,
+    pub(super) legs: usize,
     indexing: Indexing,
     /// Atomic so a wavefront's states are stored from all cores in place (relaxed loads and
     /// stores are plain moves; a wavefront only reads lower ones).
@@ -221,13 +221,50 @@ impl SpiderTable {
         }
     }
 
-    /// Leg tuples of a multiset table (a third of its entries).
+    /// Entries of the table (three statuses per rank).
+    pub(super) fn len(&self) -> u64 {
+        self.values.len() as u64
+    }
+
+    /// What the GPU kernel needs of a multiset table: legs, codes per leg, and the rank terms
+    /// flattened (`terms[t * codes + c]`; the caller keeps indices below 2^32).
+    pub(super) fn gpu_terms(&self) -> (u32, u32, Vec<u32>) {
+        let Indexing::Multiset { codes, terms } = &self.indexing else {
+            panic!("the GPU fills multiset tables");
+        };
+        let flat = terms.iter().flatten().map(|&t| t as u32).collect();
+        (self.legs as u32, *codes as u32, flat)
+    }
+
+    /// Overwrites every entry (the GPU's table, `UNKNOWN` where a state is not stored); each
+    /// value is checked to fit.
+    pub(super) fn store_all(&mut self, values: &[u32]) {
+        assert_eq!(values.len(), self.values.len());
+        for (slot, &g) in self.values.iter_mut().zip(values) {
+            *slot.get_mut() = if g == u32::MAX {
+                UNKNOWN
+            } else {
+                u16::try_from(g).expect("GPU values are below 2048")
+            };
+        }
+    }
+
+    /// Entries, in index order (tests compare CPU and GPU tables).
+    pub fn entries(&mut self) -> Vec<u16> {
+        self.values.iter_mut().map(|v| *v.get_mut()).collect()
+    }
+
+    /// Sorted tuples of valid leg codes in a multiset table: the states a fill visits, each
+    /// with up to three centre statuses.
     pub fn tuples(&self) -> u64 {
-        self.values.len() as u64 / 3
+        binomial(
+            (self.valid_codes() + self.legs - 1) as u64,
+            self.legs as u64,
+        )
     }
 
     /// Longest leg of a multiset table.
-    fn h_max(&self) -> usize {
+    pub(super) fn h_max(&self) -> usize {
         match &self.indexing {
             Indexing::Multiset { codes, .. } => (codes / 3 - 1) as usize,
             Indexing::Slots { .. } => unreachable!("slot tables have per-leg bounds"),
@@ -236,13 +273,13 @@ impl SpiderTable {
 
     /// Codes a leg may take: 0 (detached) and `3h + phi` for `1 <= h <= h_max`; the `i`-th
     /// is [`code_at`]`(i)`.
-    fn valid_codes(&self) -> usize {
+    pub(super) fn valid_codes(&self) -> usize {
         1 + 3 * self.h_max()
     }
 
     /// Calls `visit` with every sorted code tuple of total attached length `total` whose two
     /// smallest codes are the `first`-th and `second`-th valid codes.
-    pub fn for_each_in_front(
+    pub(super) fn for_each_in_front(
         &self,
         total: usize,
         first: usize,

@@ -27,6 +27,9 @@ pub enum GpuError {
     Validation { what: String, message: String },
     #[error("reading results back from the GPU failed: {0}")]
     Readback(String),
+    /// A result a kernel cannot hold (the CPU path has no such bound).
+    #[error("{0}; use --backend cpu")]
+    OutOfRange(String),
     /// One work item needs more memory than a single binding allows.
     #[error("{what} needs {needed} bytes in one GPU binding, but this adapter allows {limit}")]
     TooLarge {

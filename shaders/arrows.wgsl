@@ -1,0 +1,206 @@
+// Spider states of the Game of Arrows (spec arrows.md, Proposition 6.1), one wavefront of equal
+// total attached length per dispatch: one invocation per sorted leg tuple, computing each of
+// its stored states (centre n, i, o) as the mex over its options. Options lower the total
+// attached length, so they read only earlier wavefronts.
+//
+// A leg is coded 3h + phi (phi: 0 no arc, 1 in, 2 out; 0 = detached); a state's index is
+// status * per_status + sum_t terms[t][code_t] over its sorted codes (a multiset rank), as in
+// src/arrows/spider.rs.
+
+struct Params {
+    legs: u32,
+    // Tuples in this wavefront.
+    count: u32,
+    per_status: u32,
+    // Codes per leg: 3 h_max + 3.
+    codes: u32,
+}
+
+@group(0) @binding(0) var<uniform> params: Params;
+// terms[t * codes + c] = C(c + t, t + 1).
+@group(0) @binding(1) var<storage, read> terms: array<u32>;
+// Three words per tuple, two 16-bit codes per word (low half first).
+@group(0) @binding(2) var<storage, read> tuples: array<u32>;
+@group(0) @binding(3) var<storage, read_write> values: array<u32>;
+// Set when a value does not fit the mex set below (the host then refuses the table).
+@group(0) @binding(4) var<storage, read_write> overflow: atomic<u32>;
+
+const MAX_LEGS: u32 = 6u;
+const STAR: u32 = 0u;
+const IN: u32 = 1u;
+const OUT: u32 = 2u;
+// Statuses: IN and OUT arcs give i (1) and o (2), numerically the directions.
+const N: u32 = 0u;
+const F: u32 = 3u;
+const UNKNOWN: u32 = 0xffffffffu;
+// Option values below 2048 (a leg of h edges gives nim heaps below h).
+const MEX_WORDS: u32 = 64u;
+
+// rho(k; delta, phi): a run whose near end is blocked in direction delta, far end phi.
+fn rho(k: u32, delta: u32, phi: u32) -> u32 {
+    if phi == STAR {
+        return k;
+    }
+    if phi == delta {
+        return k % 2u;
+    }
+    if k == 0u {
+        return 0u;
+    }
+    return (k + 1u) % 2u;
+}
+
+// rho*(k; phi): a run whose near end is free.
+fn rho_free(k: u32, phi: u32) -> u32 {
+    if phi == STAR {
+        return k % 2u;
+    }
+    return k;
+}
+
+// The centre's status after gaining an arc in direction delta.
+fn times(s: u32, delta: u32) -> u32 {
+    if s == N || s == delta {
+        return delta;
+    }
+    return F;
+}
+
+// The closed forms (N1)-(N3), or UNKNOWN when the state needs its options.
+fn degenerate(s: u32, codes: array<u32, 6>) -> u32 {
+    var attached = 0u;
+    var free = 0u;
+    var first = 0u;
+    for (var t = 0u; t < params.legs; t++) {
+        let c = codes[t];
+        if c != 0u {
+            free ^= rho_free(c / 3u, c % 3u);
+            if attached == 0u {
+                first = c;
+            }
+            attached += 1u;
+        }
+    }
+    if s == F {
+        return free;
+    }
+    if attached == 0u {
+        return 0u;
+    }
+    if attached == 1u && s != N {
+        var toward = IN;
+        if s == IN {
+            toward = OUT;
+        }
+        return rho(first / 3u, toward, first % 3u);
+    }
+    return UNKNOWN;
+}
+
+fn index(s: u32, codes: array<u32, 6>) -> u32 {
+    var rank = s * params.per_status;
+    for (var t = 0u; t < params.legs; t++) {
+        rank += terms[t * params.codes + codes[t]];
+    }
+    return rank;
+}
+
+// A successor's value (sorted codes): its closed form or an earlier wavefront's entry.
+fn value(s: u32, codes: array<u32, 6>) -> u32 {
+    let g = degenerate(s, codes);
+    if g != UNKNOWN {
+        return g;
+    }
+    return values[index(s, codes)];
+}
+
+var<private> seen: array<u32, MEX_WORDS>;
+
+fn insert(g: u32) {
+    if g >= MEX_WORDS * 32u {
+        atomicStore(&overflow, 1u);
+        return;
+    }
+    seen[g / 32u] |= 1u << (g % 32u);
+}
+
+fn mex() -> u32 {
+    for (var w = 0u; w < MEX_WORDS; w++) {
+        if seen[w] != 0xffffffffu {
+            return w * 32u + countTrailingZeros(~seen[w]);
+        }
+    }
+    atomicStore(&overflow, 1u);
+    return 0u;
+}
+
+// The sorted codes with the leg at `slot` replaced by `code` (re-sorted).
+fn replaced(codes: array<u32, 6>, slot: u32, code: u32) -> array<u32, 6> {
+    var out: array<u32, 6>;
+    var o = 0u;
+    var placed = false;
+    for (var t = 0u; t < params.legs; t++) {
+        if t == slot {
+            continue;
+        }
+        if !placed && codes[t] >= code {
+            out[o] = code;
+            o += 1u;
+            placed = true;
+        }
+        out[o] = codes[t];
+        o += 1u;
+    }
+    if !placed {
+        out[o] = code;
+    }
+    return out;
+}
+
+// The mex over the options of a stored state (Proposition 6.1).
+fn state_value(s: u32, codes: array<u32, 6>) -> u32 {
+    for (var w = 0u; w < MEX_WORDS; w++) {
+        seen[w] = 0u;
+    }
+    for (var slot = 0u; slot < params.legs; slot++) {
+        let c = codes[slot];
+        if c == 0u || (slot > 0u && codes[slot - 1u] == c) {
+            continue;
+        }
+        let h = c / 3u;
+        let phi = c % 3u;
+        for (var j = 1u; j <= h; j++) {
+            for (var delta = IN; delta <= OUT; delta++) {
+                if j == h && phi != STAR && delta != phi {
+                    continue;
+                }
+                var g: u32;
+                if j >= 2u {
+                    g = values[index(s, replaced(codes, slot, 3u * (j - 1u) + delta))];
+                } else {
+                    g = value(times(s, delta), replaced(codes, slot, 0u));
+                }
+                insert(rho(h - j, delta, phi) ^ g);
+            }
+        }
+    }
+    return mex();
+}
+
+@compute @workgroup_size(64)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
+    let i = gid.y * groups.x * 64u + gid.x;
+    if i >= params.count {
+        return;
+    }
+    var codes: array<u32, 6>;
+    for (var t = 0u; t < MAX_LEGS; t++) {
+        codes[t] = (tuples[i * 3u + t / 2u] >> (16u * (t % 2u))) & 0xffffu;
+    }
+    for (var s = N; s < F; s++) {
+        // A centre with an arc has a detached leg, sorted first.
+        if (s == N || codes[0] == 0u) && degenerate(s, codes) == UNKNOWN {
+            values[index(s, codes)] = state_value(s, codes);
+        }
+    }
+}
