@@ -563,22 +563,23 @@ fn spiders_command(args: ArrowsSpidersArgs) -> Result<()> {
 }
 
 fn census_command(args: ArrowsCensusArgs) -> Result<()> {
-    use nimseq::arrows::census::{bytes_per_tree, census, grow};
+    use nimseq::arrows::census::{census, count_trees};
     let budget = budget(args.mem_budget);
     let mut memo = nimseq::arrows::forest::NormalForm::default();
-    let mut trees = Vec::new();
     let mut rows = Vec::new();
-    let bar = nimseq::output::progress_bar(args.n_max, "sizes");
-    for n in 1..=args.n_max as usize {
-        // Growing can at most multiply the count by n before duplicates go.
-        let bound = (trees.len().max(1) as u64).saturating_mul(n as u64);
-        within_budget(bound.saturating_mul(bytes_per_tree(n)), budget, || {
-            format!("the trees with {n} vertices (up to {bound})")
-        })?;
+    let sizes = 1..=args.n_max as usize;
+    let total = sizes
+        .clone()
+        .map(|n| count_trees(n).unwrap_or(u64::MAX))
+        .sum();
+    let bar = nimseq::output::progress_bar(total, "trees");
+    for n in sizes {
         bar.set_message(format!("n = {n}"));
-        trees = grow(&trees, n);
-        rows.push(census(&trees, n, &mut memo, args.list_violators));
-        bar.inc(1);
+        let row = census(n, &mut memo, args.list_violators, budget, |done| {
+            bar.inc(done)
+        })
+        .map_err(|e| BadInput(format!("{e}; lower --n-max or raise --mem-budget")))?;
+        rows.push(row);
     }
     bar.finish_and_clear();
     let mut out = io::BufWriter::new(io::stdout().lock());

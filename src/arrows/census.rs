@@ -1,41 +1,143 @@
 //! Censuses of all trees (spec `arrows.md` section 2.2): every unlabelled tree with `n`
 //! vertices, valued by the normal form with one memo shared by all of them.
 //!
-//! Trees of `n` vertices come from those of `n - 1` by hanging a leaf on each vertex, kept once
-//! per canonical form. Simple and exact; a constant-amortised generator (Wright, Richmond,
-//! Odlyzko and McKay) would go further.
+//! Trees come from the generator of Wright, Richmond, Odlyzko and McKay (SIAM J. Comput. 15,
+//! 1986): free trees as level sequences of their centre-rooted forms, each once, in O(n) per tree
+//! here (the split below is linear; the paper's bookkeeping makes it constant). Nothing is
+//! stored between trees: a census holds only the component memo. Their number per `n` is
+//! Otter's count, which the tests check against the generator.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::BTreeMap;
 
+use rayon::prelude::*;
 use serde::Serialize;
 
-use super::forest::{Forest, NormalForm, Status, encode};
+#[cfg(test)]
+use super::forest::Status;
+use super::forest::{Forest, NormalForm};
 use super::tree::Tree;
 
-/// The unlabelled trees with `n` vertices, each once, from those with `n - 1`.
-pub fn grow(smaller: &[Tree], n: usize) -> Vec<Tree> {
-    if n <= 1 {
-        return vec![Tree::new(1, Vec::new(), "0").expect("one vertex")];
-    }
-    let mut seen = HashSet::new();
-    let mut out = Vec::new();
-    for t in smaller {
-        for v in 0..t.n {
-            let mut edges = t.edges.clone();
-            edges.push((v, t.n));
-            let key = encode(&vec![Status::N; n], &edges);
-            if seen.insert(key) {
-                // Unnamed: most are never printed (see `edge_list`).
-                out.push(Tree::new(n, edges, "").expect("a leaf on a tree is a tree"));
-            }
-        }
-    }
-    out
+/// The unlabelled trees with `n` vertices as level sequences (depth of each vertex in preorder
+/// from a centre), each tree once.
+pub struct FreeTrees {
+    next: Option<Vec<u8>>,
 }
 
-/// Bytes one tree of `n` vertices takes while a census holds it (edges, canonical key, slack).
-pub fn bytes_per_tree(n: usize) -> u64 {
-    (n as u64) * 48 + 96
+impl FreeTrees {
+    pub fn new(n: usize) -> Self {
+        assert!((1..=255).contains(&n), "n = {n}");
+        // The path rooted at its centre.
+        let first = (0..=n / 2)
+            .chain(1..n.div_ceil(2))
+            .map(|d| d as u8)
+            .collect();
+        FreeTrees { next: Some(first) }
+    }
+}
+
+impl Iterator for FreeTrees {
+    type Item = Vec<u8>;
+
+    fn next(&mut self) -> Option<Vec<u8>> {
+        let candidate = self.next.take()?;
+        if candidate.len() <= 2 {
+            return Some(candidate);
+        }
+        let tree = next_free(candidate);
+        self.next = next_rooted(&tree, None);
+        Some(tree)
+    }
+}
+
+/// The left subtree of the root (depths less one) and the rest (the root and later subtrees).
+fn split(layout: &[u8]) -> (Vec<u8>, Vec<u8>) {
+    let m = (2..layout.len())
+        .find(|&i| layout[i] == 1)
+        .unwrap_or(layout.len());
+    let left = layout[1..m].iter().map(|d| d - 1).collect();
+    let rest = std::iter::once(0)
+        .chain(layout[m..].iter().copied())
+        .collect();
+    (left, rest)
+}
+
+/// `candidate` if it is the canonical form of a free tree (centre-rooted: the left subtree no
+/// higher than the rest and, at equal height, no larger), else the next one that is.
+fn next_free(candidate: Vec<u8>) -> Vec<u8> {
+    let (left, rest) = split(&candidate);
+    let height = |l: &[u8]| l.iter().copied().max().unwrap_or(0);
+    let (lh, rh) = (height(&left), height(&rest));
+    let valid = rh > lh
+        || (rh == lh && (left.len() < rest.len() || (left.len() == rest.len() && left <= rest)));
+    if valid {
+        return candidate;
+    }
+    let p = left.len();
+    let mut next = next_rooted(&candidate, Some(p)).expect("p >= 1 has a successor");
+    if candidate[p] > 2 {
+        let h = usize::from(height(&split(&next).0));
+        let len = next.len();
+        for (slot, d) in next[len - h - 1..].iter_mut().zip(1..) {
+            *slot = d;
+        }
+    }
+    next
+}
+
+/// The next rooted tree in reverse lexicographic order of level sequences (Beyer and
+/// Hedetniemi), changing from position `p` (default: the last depth above 1).
+fn next_rooted(layout: &[u8], p: Option<usize>) -> Option<Vec<u8>> {
+    let p = p.unwrap_or_else(|| {
+        (0..layout.len())
+            .rev()
+            .find(|&i| layout[i] != 1)
+            .unwrap_or(0)
+    });
+    if p == 0 {
+        return None;
+    }
+    let q = (0..p).rev().find(|&q| layout[q] + 1 == layout[p])?;
+    let mut next = layout.to_vec();
+    for i in p..next.len() {
+        next[i] = next[i - p + q];
+    }
+    Some(next)
+}
+
+/// The edges of a level sequence: each vertex hangs from the last one a level up.
+pub fn level_edges(layout: &[u8]) -> Vec<(usize, usize)> {
+    let mut last = vec![0usize; layout.len()];
+    (1..layout.len())
+        .map(|v| {
+            let d = usize::from(layout[v]);
+            last[d] = v;
+            (last[d - 1], v)
+        })
+        .collect()
+}
+
+/// The number of unlabelled trees with `n` vertices (OEIS A000055), by Otter's formula from
+/// the rooted counts (A000081); `None` past `u64`.
+pub fn count_trees(n: usize) -> Option<u64> {
+    // r[i]: rooted trees with i vertices.
+    let mut r = vec![0u128, 1];
+    for m in 1..n {
+        let mut sum = 0u128;
+        for k in 1..=m {
+            let divisors: u128 = (1..=k)
+                .filter(|d| k % d == 0)
+                .map(|d| d as u128 * r[d])
+                .sum();
+            sum = sum.checked_add(divisors.checked_mul(r[m - k + 1])?)?;
+        }
+        r.push(sum / m as u128);
+    }
+    if n == 0 {
+        return Some(0);
+    }
+    let pairs: u128 = (1..n).map(|i| r[i] * r[n - i]).sum();
+    let half = if n.is_multiple_of(2) { r[n / 2] } else { 0 };
+    u64::try_from(r[n] - (pairs - half) / 2).ok()
 }
 
 /// A tree as an edge list `0-1,1-2,...`.
@@ -61,44 +163,121 @@ pub struct CensusRow {
     pub violator_trees: Vec<String>,
 }
 
-/// The census of trees with `n` vertices; `list` keeps the violators' edge lists.
-pub fn census(trees: &[Tree], n: usize, memo: &mut NormalForm, list: bool) -> CensusRow {
+/// Trees valued between two looks at the memory budget.
+const BATCH: usize = 8192;
+
+/// Why a census stopped.
+#[derive(Debug, thiserror::Error)]
+#[error("the component memo reached {bytes} bytes at n = {n}, over the memory budget of {budget}")]
+pub struct OverBudget {
+    pub n: usize,
+    pub bytes: u64,
+    pub budget: u64,
+}
+
+/// The census of trees with `n` vertices; `list` keeps the violators' edge lists; `progress`
+/// gets counts of trees done; the memo may grow to `budget` bytes.
+pub fn census(
+    n: usize,
+    memo: &mut NormalForm,
+    list: bool,
+    budget: u64,
+    mut progress: impl FnMut(u64),
+) -> Result<CensusRow, OverBudget> {
     let mut row = CensusRow {
         n,
-        trees: trees.len() as u64,
+        trees: 0,
         by_value: BTreeMap::new(),
         violators: 0,
         violator_trees: Vec::new(),
     };
-    for t in trees {
-        let g = memo.value(&Forest::of_tree(t));
-        *row.by_value.entry(g).or_default() += 1;
-        if (g == 0) != t.markable().len().is_multiple_of(2) {
-            row.violators += 1;
-            if list {
-                row.violator_trees.push(edge_list(t));
+    // Trees in batches from the generator, valued on all cores with one shared memo.
+    let mut trees = FreeTrees::new(n).peekable();
+    while trees.peek().is_some() {
+        let batch: Vec<Vec<u8>> = trees.by_ref().take(BATCH).collect();
+        let valued: Vec<(u32, Option<String>)> = batch
+            .par_iter()
+            .map_init(
+                || memo.worker(),
+                |nf, layout| {
+                    let tree = Tree {
+                        n,
+                        edges: level_edges(layout),
+                        name: String::new(),
+                    };
+                    let forest = Forest::of_tree(&tree);
+                    let g = nf.value(&forest);
+                    // Parity conjecture: g = 0 exactly when m is even.
+                    let violates = (g == 0) != forest.edges.len().is_multiple_of(2);
+                    (g, violates.then(|| edge_list(&tree)))
+                },
+            )
+            .collect();
+        for (g, violator) in valued {
+            row.trees += 1;
+            *row.by_value.entry(g).or_default() += 1;
+            if let Some(edges) = violator {
+                row.violators += 1;
+                if list {
+                    row.violator_trees.push(edges);
+                }
             }
         }
+        progress(batch.len() as u64);
+        if memo.bytes() > budget {
+            return Err(OverBudget {
+                n,
+                bytes: memo.bytes(),
+                budget,
+            });
+        }
     }
-    row
+    Ok(row)
 }
 
 #[cfg(test)]
 mod tests {
+    use std::collections::HashSet;
+
     use super::*;
 
-    /// OEIS A000055 for n <= 15 and the spec's census rows (section 2.2).
+    const A000055: [u64; 20] = [
+        1, 1, 1, 2, 3, 6, 11, 23, 47, 106, 235, 551, 1301, 3159, 7741, 19320, 48629, 123867,
+        317955, 823065,
+    ];
+
+    /// Otter's count is OEIS A000055; the generator gives that many trees for n <= 16, all
+    /// pairwise non-isomorphic for n <= 12 (so every tree, once).
     #[test]
-    fn counts_and_census_rows() {
-        let a000055 = [
-            1, 1, 1, 2, 3, 6, 11, 23, 47, 106, 235, 551, 1301, 3159, 7741,
-        ];
+    fn generator_gives_every_tree_once() {
+        for n in 1..=20 {
+            assert_eq!(count_trees(n), Some(A000055[n - 1]), "n = {n}");
+        }
+        for n in 1..=16 {
+            let mut keys = HashSet::new();
+            let mut count = 0;
+            for layout in FreeTrees::new(n) {
+                count += 1;
+                if n <= 12 {
+                    let tree = Tree::new(n, level_edges(&layout), "").unwrap();
+                    let all_n = Forest {
+                        status: vec![Status::N; n],
+                        edges: tree.edges,
+                    };
+                    assert!(keys.insert(all_n.canonical()), "n = {n}: {layout:?} twice");
+                }
+            }
+            assert_eq!(count, A000055[n - 1], "n = {n}");
+        }
+    }
+
+    /// The spec's census rows (section 2.2) and Theorem 7.1(b)'s two violators at n = 15.
+    #[test]
+    fn census_rows() {
         let mut memo = NormalForm::default();
-        let mut trees = Vec::new();
         for n in 1..=15 {
-            trees = grow(&trees, n);
-            assert_eq!(trees.len(), a000055[n - 1], "n = {n}");
-            let row = census(&trees, n, &mut memo, true);
+            let row = census(n, &mut memo, true, u64::MAX, |_| ()).unwrap();
+            assert_eq!(row.trees, A000055[n - 1]);
             let want = match n {
                 4 => Some((1, 1, 0)),
                 8 => Some((11, 12, 0)),
@@ -119,19 +298,20 @@ mod tests {
                 assert_eq!(row.by_value.len(), if n >= 4 { 2 } else { 1 }, "n = {n}");
             }
             if n == 15 {
-                // Theorem 7.1(b): S(1,3,7) and S(1,4,6).
-                let key = |t: &Tree| encode(&vec![Status::N; t.n], &t.edges);
-                let want: HashSet<String> = ["spider:1,3,7", "spider:1,4,6"]
-                    .iter()
-                    .map(|s| key(&s.parse().unwrap()))
-                    .collect();
-                let got: HashSet<String> = row
-                    .violator_trees
-                    .iter()
-                    .map(|s| key(&s.parse().unwrap()))
-                    .collect();
+                let key = |s: &str| {
+                    let t: Tree = s.parse().unwrap();
+                    Forest {
+                        status: vec![Status::N; t.n],
+                        edges: t.edges,
+                    }
+                    .canonical()
+                };
+                let want: HashSet<_> = ["spider:1,3,7", "spider:1,4,6"].map(key).into();
+                let got: HashSet<_> = row.violator_trees.iter().map(|s| key(s)).collect();
                 assert_eq!(got, want);
             }
         }
+        let over = census(12, &mut NormalForm::default(), false, 1000, |_| ());
+        assert!(over.is_err(), "a 1000-byte memo budget");
     }
 }

@@ -2,7 +2,12 @@
 //! position depends only on the unmarked markable edges and each vertex's status, and splits into
 //! independent components once dead edges go and free vertices are cut apart.
 
-use std::collections::HashMap;
+use std::sync::Arc;
+use std::sync::atomic::AtomicU64;
+use std::sync::atomic::Ordering::Relaxed;
+
+use dashmap::DashMap;
+use rustc_hash::FxBuildHasher;
 
 use super::tree::{Tree, root};
 use crate::mex::MexSet;
@@ -34,19 +39,10 @@ impl Status {
             s => s,
         }
     }
-
-    fn letter(self) -> char {
-        match self {
-            Status::N => 'n',
-            Status::I => 'i',
-            Status::O => 'o',
-            Status::F => 'f',
-        }
-    }
 }
 
 /// A status-labelled forest: the arrow game's position (Definition 3.3).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Forest {
     pub status: Vec<Status>,
     pub edges: Vec<(usize, usize)>,
@@ -113,8 +109,9 @@ impl Forest {
     /// split into one per edge, isolated vertices dropped (Lemmas 3.4, 3.5, Proposition 3.7).
     pub fn components(&self) -> Vec<Forest> {
         let degree = self.degrees();
+        let n = self.status.len();
         let mut status = self.status.clone();
-        let mut live = Vec::new();
+        let mut live = Vec::with_capacity(self.edges.len());
         for &(u, v) in &self.edges {
             if self.legal(&degree, u, v) || self.legal(&degree, v, u) {
                 live.push((u, v));
@@ -124,7 +121,6 @@ impl Forest {
             }
         }
         // Union the non-free ends of live edges; a free vertex joins nothing.
-        let n = status.len();
         let mut parent: Vec<usize> = (0..n).collect();
         for &(u, v) in &live {
             if status[u] != Status::F && status[v] != Status::F {
@@ -133,109 +129,241 @@ impl Forest {
             }
         }
         // Each live edge belongs to the class of a non-free end; an edge between two free
-        // vertices is its own component.
-        let mut groups: HashMap<usize, Vec<(usize, usize)>> = HashMap::new();
-        let mut alone = Vec::new();
+        // vertices is its own component. Classes are numbered as first met.
+        let mut class = vec![usize::MAX; n];
+        let mut out: Vec<Forest> = Vec::new();
+        let mut local = vec![usize::MAX; n];
         for &(u, v) in &live {
-            match (status[u] == Status::F, status[v] == Status::F) {
-                (true, true) => alone.push(vec![(u, v)]),
-                (false, _) => groups.entry(root(&mut parent, u)).or_default().push((u, v)),
-                (true, false) => groups.entry(root(&mut parent, v)).or_default().push((u, v)),
+            let anchor = [u, v].into_iter().find(|&x| status[x] != Status::F);
+            let c = match anchor {
+                None => {
+                    out.push(Forest::default());
+                    out.len() - 1
+                }
+                Some(x) => {
+                    let r = root(&mut parent, x);
+                    if class[r] == usize::MAX {
+                        class[r] = out.len();
+                        out.push(Forest::default());
+                    }
+                    class[r]
+                }
+            };
+            // Vertices on the component's own numbering; each free end is a new vertex.
+            let forest = &mut out[c];
+            let mut vertex = |x: usize| {
+                if status[x] == Status::F {
+                    forest.status.push(Status::F);
+                    return forest.status.len() - 1;
+                }
+                if local[x] == usize::MAX {
+                    local[x] = forest.status.len();
+                    forest.status.push(status[x]);
+                }
+                local[x]
+            };
+            let a = vertex(u);
+            let b = vertex(v);
+            forest.edges.push((a, b));
+        }
+        out
+    }
+
+    /// A key equal for isomorphic components, and for a component and its reversal (which
+    /// have the same value): the least AHU encoding over centres and both orientations.
+    pub fn canonical(&self) -> Canonical {
+        let mut encoder = Encoder::default();
+        Canonical(encoder.canonical(self).into())
+    }
+
+    /// A run (Definition 4.1): a path whose interior vertices have status `n`, with ends of
+    /// status f, i or o; its value by Theorem 4.3, or `None` for any other component.
+    fn run_value(&self, degree: &[usize]) -> Option<u32> {
+        let k = self.edges.len() as u32;
+        let mut ends = Vec::with_capacity(2);
+        for (v, (&d, &s)) in degree.iter().zip(&self.status).enumerate() {
+            match d {
+                1 => ends.push(v),
+                2 if s == Status::N => {}
+                _ => return None,
             }
         }
-        let mut keys: Vec<usize> = groups.keys().copied().collect();
-        keys.sort_unstable();
-        keys.into_iter()
-            .map(|k| groups.remove(&k).expect("a key"))
-            .chain(alone)
-            .map(|edges| relabel(&status, &edges))
-            .collect()
-    }
-
-    /// A string equal for isomorphic components, and for a component and its reversal (which
-    /// have the same value): the least AHU encoding over centres and both orientations.
-    pub fn canonical(&self) -> String {
-        let reversed: Vec<Status> = self.status.iter().map(|s| s.reversed()).collect();
-        let forward = encode(&self.status, &self.edges);
-        let backward = encode(&reversed, &self.edges);
-        forward.min(backward)
-    }
-}
-
-/// A component on its own vertices `0..`, free ends split apart (each free end of an edge gets
-/// its own vertex).
-fn relabel(status: &[Status], edges: &[(usize, usize)]) -> Forest {
-    let mut map: HashMap<usize, usize> = HashMap::new();
-    let mut out = Forest {
-        status: Vec::new(),
-        edges: Vec::new(),
-    };
-    let mut vertex = |x: usize, out: &mut Forest| {
-        if status[x] == Status::F {
-            out.status.push(Status::F);
-            return out.status.len() - 1;
+        let [a, b] = ends[..] else { return None };
+        let (a, b) = (self.status[a], self.status[b]);
+        if a == Status::N || b == Status::N {
+            return None;
         }
-        *map.entry(x).or_insert_with(|| {
-            out.status.push(status[x]);
-            out.status.len() - 1
+        Some(match (a == Status::F, b == Status::F) {
+            (true, true) => k % 2,
+            (true, false) | (false, true) => k,
+            // i at one end and o at the other force one through-direction (C_k); equal ends
+            // force opposite directions (D_k).
+            _ if a != b => k % 2,
+            _ => (k + 1) % 2,
         })
-    };
-    for &(u, v) in edges {
-        let a = vertex(u, &mut out);
-        let b = vertex(v, &mut out);
-        out.edges.push((a, b));
     }
-    out
 }
 
-/// The least AHU string of a tree rooted at a centre.
-pub(crate) fn encode(status: &[Status], edges: &[(usize, usize)]) -> String {
-    let n = status.len();
-    let mut adj = vec![Vec::new(); n];
-    for &(u, v) in edges {
-        adj[u].push(v);
-        adj[v].push(u);
+/// A component's canonical form: its AHU encoding, one byte per vertex opening (its status)
+/// and one closing; shown as `n(f()i())`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Canonical(Box<[u8]>);
+
+/// The byte closing a vertex; statuses open with 1 + their index.
+const CLOSE: u8 = 0;
+
+impl std::fmt::Display for Canonical {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        for &b in self.0.iter() {
+            let s = match b {
+                CLOSE => ")",
+                1 => "n(",
+                2 => "i(",
+                3 => "o(",
+                _ => "f(",
+            };
+            f.write_str(s)?;
+        }
+        Ok(())
     }
-    // Centres: peel leaves.
-    let mut degree: Vec<usize> = adj.iter().map(Vec::len).collect();
-    let mut layer: Vec<usize> = (0..n).filter(|&v| degree[v] <= 1).collect();
-    let mut left = n;
-    while left > 2 {
-        left -= layer.len();
-        let mut next = Vec::new();
-        for &v in &layer {
-            for &w in &adj[v] {
-                degree[w] -= 1;
-                if degree[w] == 1 {
-                    next.push(w);
+}
+
+impl serde::Serialize for Canonical {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+/// Scratch space for canonical forms, reused across components (no allocation per vertex).
+#[derive(Default)]
+struct Encoder {
+    offsets: Vec<usize>,
+    neighbours: Vec<usize>,
+    degree: Vec<usize>,
+    layer: Vec<usize>,
+    next: Vec<usize>,
+    /// Open byte per vertex for the orientation being encoded.
+    open: Vec<u8>,
+    out: Vec<u8>,
+    best: Vec<u8>,
+    tmp: Vec<u8>,
+    spans: Vec<(usize, usize)>,
+}
+
+impl Encoder {
+    /// The least AHU encoding of `forest` (one tree) over its centres and both orientations.
+    fn canonical(&mut self, forest: &Forest) -> &[u8] {
+        let n = forest.status.len();
+        // Adjacency in one array.
+        self.degree.clear();
+        self.degree.resize(n, 0);
+        for &(u, v) in &forest.edges {
+            self.degree[u] += 1;
+            self.degree[v] += 1;
+        }
+        self.offsets.clear();
+        self.offsets.push(0);
+        for v in 0..n {
+            self.offsets.push(self.offsets[v] + self.degree[v]);
+        }
+        self.neighbours.clear();
+        self.neighbours.resize(2 * forest.edges.len(), 0);
+        let mut fill = self.offsets[..n].to_vec();
+        for &(u, v) in &forest.edges {
+            self.neighbours[fill[u]] = v;
+            fill[u] += 1;
+            self.neighbours[fill[v]] = u;
+            fill[v] += 1;
+        }
+        // Centres: peel leaves.
+        self.layer.clear();
+        self.layer.extend((0..n).filter(|&v| self.degree[v] <= 1));
+        let mut left = n;
+        while left > 2 {
+            left -= self.layer.len();
+            self.next.clear();
+            for &v in &self.layer {
+                for &w in &self.neighbours[self.offsets[v]..self.offsets[v + 1]] {
+                    self.degree[w] -= 1;
+                    if self.degree[w] == 1 {
+                        self.next.push(w);
+                    }
+                }
+            }
+            std::mem::swap(&mut self.layer, &mut self.next);
+        }
+        self.best.clear();
+        for reversed in [false, true] {
+            self.open.clear();
+            self.open.extend(forest.status.iter().map(|&s| {
+                let s = if reversed { s.reversed() } else { s };
+                1 + s as u8
+            }));
+            for c in 0..self.layer.len() {
+                self.out.clear();
+                self.ahu(self.layer[c], usize::MAX);
+                if self.best.is_empty() || self.out < self.best {
+                    std::mem::swap(&mut self.out, &mut self.best);
                 }
             }
         }
-        layer = next;
+        &self.best
     }
-    fn ahu(v: usize, parent: usize, status: &[Status], adj: &[Vec<usize>]) -> String {
-        let mut kids: Vec<String> = adj[v]
-            .iter()
-            .filter(|&&w| w != parent)
-            .map(|&w| ahu(w, v, status, adj))
-            .collect();
-        kids.sort_unstable();
-        format!("{}({})", status[v].letter(), kids.concat())
+
+    /// Appends the encoding of the subtree at `v` (away from `parent`): children sorted.
+    fn ahu(&mut self, v: usize, parent: usize) {
+        self.out.push(self.open[v]);
+        let first = self.out.len();
+        let mark = self.spans.len();
+        for i in self.offsets[v]..self.offsets[v + 1] {
+            let w = self.neighbours[i];
+            if w != parent {
+                let start = self.out.len();
+                self.ahu(w, v);
+                self.spans.push((start, self.out.len()));
+            }
+        }
+        if self.spans.len() - mark >= 2 {
+            let (out, tmp) = (&mut self.out, &mut self.tmp);
+            let kids = &mut self.spans[mark..];
+            kids.sort_unstable_by(|a, b| out[a.0..a.1].cmp(&out[b.0..b.1]));
+            tmp.clear();
+            for &(a, b) in kids.iter() {
+                tmp.extend_from_slice(&out[a..b]);
+            }
+            out.truncate(first);
+            out.extend_from_slice(tmp);
+        }
+        self.spans.truncate(mark);
+        self.out.push(CLOSE);
     }
-    layer
-        .iter()
-        .map(|&c| ahu(c, usize::MAX, status, &adj))
-        .min()
-        .unwrap_or_default()
+}
+
+/// Component values by canonical form, shared by every [`NormalForm`] made from one
+/// (concurrently: sharded locks).
+#[derive(Default)]
+struct Memo {
+    values: DashMap<Box<[u8]>, u32, FxBuildHasher>,
+    /// Bytes the keys take on the heap.
+    key_bytes: AtomicU64,
 }
 
 /// Component values, memoised by canonical form (shared across trees: pieces repeat a lot).
 #[derive(Default)]
 pub struct NormalForm {
-    memo: HashMap<String, u32>,
+    memo: Arc<Memo>,
+    encoder: Encoder,
 }
 
 impl NormalForm {
+    /// Another solver on the same memo, with its own scratch space: one per thread.
+    pub fn worker(&self) -> NormalForm {
+        NormalForm {
+            memo: Arc::clone(&self.memo),
+            encoder: Encoder::default(),
+        }
+    }
+
     /// `G` of a position: the XOR of its components' values (unbounded: a run of k edges is a
     /// nim heap of size k).
     pub fn value(&mut self, forest: &Forest) -> u32 {
@@ -245,28 +373,44 @@ impl NormalForm {
             .fold(0, |acc, c| acc ^ self.component(c))
     }
 
-    /// `G` of one component: the mex of its options.
+    /// `G` of one component: a run's closed form, else the mex of its options, memoised.
     fn component(&mut self, c: &Forest) -> u32 {
-        let key = c.canonical();
-        if let Some(&g) = self.memo.get(&key) {
+        let degree = c.degrees();
+        if let Some(g) = c.run_value(&degree) {
             return g;
         }
+        if let Some(g) = self.memo.values.get(self.encoder.canonical(c)) {
+            return *g;
+        }
         let mut seen = MexSet::default();
-        for (e, from, to) in c.moves() {
-            seen.insert(self.value(&c.play(e, from, to)));
+        for (e, &(u, v)) in c.edges.iter().enumerate() {
+            for (from, to) in [(u, v), (v, u)] {
+                if c.legal(&degree, from, to) {
+                    seen.insert(self.value(&c.play(e, from, to)));
+                }
+            }
         }
         let g = seen.mex();
-        self.memo.insert(key, g);
+        // The encoder's buffer was reused by the options: encode again.
+        let key: Box<[u8]> = self.encoder.canonical(c).into();
+        self.memo.key_bytes.fetch_add(key.len() as u64, Relaxed);
+        self.memo.values.insert(key, g);
         g
+    }
+
+    /// Bytes the memo takes, about: its keys, and per entry the table slot and the allocator's
+    /// overhead.
+    pub fn bytes(&self) -> u64 {
+        self.memo.key_bytes.load(Relaxed) + 48 * self.memo.values.capacity() as u64
     }
 
     /// Distinct components valued so far.
     pub fn len(&self) -> usize {
-        self.memo.len()
+        self.memo.values.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.memo.is_empty()
+        self.memo.values.is_empty()
     }
 }
 

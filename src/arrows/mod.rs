@@ -5,13 +5,12 @@
 //! * [`reference`]: the raw rules, memoised: the oracle.
 //! * [`forest`]: status-labelled forests, their normal form, and component values memoised by
 //!   canonical form.
-//! * [`census`]: every unlabelled tree of a size, valued with one shared memo.
+//! * [`census`]: every unlabelled tree of a size (the Wright-Richmond-Odlyzko-McKay generator),
+//!   valued on all cores with one shared memo.
 //! * [`spider`]: spider states (Proposition 6.1) in one dense memo for all legs up to a bound,
 //!   filled by wavefronts on all cores or by recursion.
 //! * [`spider_gpu`]: the same wavefronts, one dispatch each (`shaders/arrows.wgsl`).
 //! * [`value`]: one tree in full, as `nimseq arrows value` shows it.
-//!
-//! Still to come (issue 5): a faster tree generator for censuses past n = 20.
 
 pub mod census;
 pub mod forest;

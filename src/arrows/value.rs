@@ -5,7 +5,7 @@ use std::fmt;
 
 use serde::Serialize;
 
-use super::forest::{Forest, NormalForm};
+use super::forest::{Canonical, Forest, NormalForm};
 use super::reference::{Reference, ReferenceError};
 use super::tree::Tree;
 
@@ -21,7 +21,7 @@ pub struct FirstMove {
 /// edges and value.
 #[derive(Clone, Debug, Serialize)]
 pub struct Piece {
-    pub canonical: String,
+    pub canonical: Canonical,
     pub edges: usize,
     pub value: u32,
 }
