@@ -127,19 +127,15 @@ fn run(cli: Cli) -> Result<()> {
         Command::Kcross(command) => kcross_command(command),
         Command::Arrows(ArrowsCommand::Census(args)) => census_command(args),
         Command::Arrows(ArrowsCommand::Family(args)) => {
-            use nimseq::arrows::spider::{SpiderTable, family, family_behaviour};
+            use nimseq::arrows::spider::{SpiderTable, family, family_behaviour, on_deep_stack};
             let (x, y, z) = (args.x as usize, args.y as usize, args.z_max as usize);
             within_budget(
                 SpiderTable::slot_bytes(&[x, y, z]),
                 budget(args.mem_budget),
                 || format!("the state table of S({x},{y},z) for z <= {z}"),
             )?;
-            // The recursion follows the long leg down: give it a deep stack.
-            let values = std::thread::Builder::new()
-                .stack_size((64 << 20) + z * 4096)
-                .spawn(move || family(x, y, z))?
-                .join()
-                .map_err(|_| anyhow::anyhow!("the family computation panicked"))?;
+            // The recursion follows the long leg down.
+            let values = on_deep_stack(x + y + z, move || family(x, y, z));
             let mut out = io::BufWriter::new(io::stdout().lock());
             writeln!(out, "z,g")?;
             for (i, g) in values.iter().enumerate() {
@@ -151,12 +147,27 @@ fn run(cli: Cli) -> Result<()> {
         }
         Command::Arrows(ArrowsCommand::Spiders(args)) => spiders_command(args),
         Command::Arrows(ArrowsCommand::Value(args)) => {
+            use nimseq::arrows::spider::{SpiderTable, fits_slots};
+            // Markable edges per leg: the path less the centre and the leaf.
+            let lengths_of =
+                |legs: &[Vec<usize>]| legs.iter().map(|p| p.len() - 2).collect::<Vec<_>>();
             use nimseq::arrows::value::{Solver, describe};
             let solver = match args.backend {
                 BackendChoice::Reference => Solver::Reference {
                     budget: budget(args.mem_budget),
                 },
-                BackendChoice::Cpu | BackendChoice::Auto => Solver::NormalForm,
+                BackendChoice::Cpu | BackendChoice::Auto => match args.tree.spider_legs() {
+                    Some(legs) if fits_slots(&lengths_of(&legs)) => {
+                        let lengths = lengths_of(&legs);
+                        within_budget(
+                            SpiderTable::slot_bytes(&lengths),
+                            budget(args.mem_budget),
+                            || format!("the state table of {}", args.tree),
+                        )?;
+                        Solver::SpiderStates
+                    }
+                    _ => Solver::NormalForm,
+                },
                 BackendChoice::Gpu => bail!(BadInput(
                     "arrows value has no GPU path (one tree is small work); use --backend cpu"
                         .into()

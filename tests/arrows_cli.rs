@@ -49,9 +49,10 @@ fn bad_trees_get_one_line_and_exit_code_2() {
     }
 }
 
-/// The normal form and the raw rules print the same value and first moves.
+/// The fast solvers (spider states for the spider, the normal form for the other tree) and the
+/// raw rules print the same value and first moves, and say which solver ran.
 #[test]
-fn normal_form_matches_the_raw_rules() {
+fn fast_solvers_match_the_raw_rules() {
     for tree in ["spider:1,4,6", "0-1,1-2,2-3,2-4,4-5,5-6,1-7,7-8,8-9"] {
         let run = |backend: &str| {
             let o = nimseq()
@@ -61,10 +62,23 @@ fn normal_form_matches_the_raw_rules() {
                 .unwrap();
             assert!(o.status.success(), "{tree} {backend}");
             let mut json: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
-            json.as_object_mut().unwrap().remove("pieces");
-            json
+            let fields = json.as_object_mut().unwrap();
+            fields.remove("pieces");
+            let solver = fields.remove("solver").unwrap();
+            (json, solver)
         };
-        assert_eq!(run("cpu"), run("reference"), "{tree}");
+        let (fast, solver) = run("cpu");
+        let (raw, raw_solver) = run("reference");
+        assert_eq!(fast, raw, "{tree}");
+        let want = if tree.starts_with("spider") {
+            "spider states"
+        } else {
+            "normal form"
+        };
+        assert_eq!(
+            (solver.as_str(), raw_solver.as_str()),
+            (Some(want), Some("raw rules"))
+        );
     }
 }
 

@@ -124,10 +124,7 @@ impl SpiderTable {
 
     /// A table for the spiders whose leg `t` is at most `bounds[t]` (legs keep their slots).
     pub fn for_slots(bounds: &[usize]) -> Self {
-        assert!(
-            bounds.iter().all(|&b| b <= MAX_LEG) && bounds.iter().sum::<usize>() <= 3 * MAX_LEG,
-            "legs {bounds:?}"
-        );
+        assert!(fits_slots(bounds), "legs {bounds:?}");
         let radix: Vec<u64> = bounds.iter().map(|&b| 3 * b as u64 + 3).collect();
         let per_status: u64 = radix.iter().product();
         SpiderTable {
@@ -441,6 +438,14 @@ impl<'a> Ranks<'a> {
     }
 }
 
+/// Whether a slot table takes legs up to `bounds`: at most [`MAX_LEGS`] legs, each at most
+/// [`MAX_LEG`], 3 * [`MAX_LEG`] in all (codes and values are 16-bit).
+pub fn fits_slots(bounds: &[usize]) -> bool {
+    (3..=MAX_LEGS).contains(&bounds.len())
+        && bounds.iter().all(|&b| b <= MAX_LEG)
+        && bounds.iter().sum::<usize>() <= 3 * MAX_LEG
+}
+
 /// Most legs a spider table handles.
 pub const MAX_LEGS: usize = 6;
 
@@ -468,9 +473,34 @@ fn mex_of_options(
     s: Status,
     codes: &[u16],
     skip_equal: bool,
-    mut value: impl FnMut(Status, &[u16]) -> u16,
+    value: impl FnMut(Status, &[u16]) -> u16,
 ) -> u16 {
     let mut seen = MexSet::default();
+    for_each_option(s, codes, skip_equal, value, |_, g| {
+        seen.insert(u32::from(g))
+    });
+    // At most 2 options per unit of attached length, below u16::MAX for the legs the
+    // commands accept.
+    seen.mex() as u16
+}
+
+/// A move on a spider: leg `slot`, its `edge`-th unmarked edge from the centre, oriented away
+/// from the centre (`out`) or towards it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LegMove {
+    pub slot: usize,
+    pub edge: usize,
+    pub out: bool,
+}
+
+/// Calls `visit` with every option of a non-degenerate state (Proposition 6.1) and its value.
+fn for_each_option(
+    s: Status,
+    codes: &[u16],
+    skip_equal: bool,
+    mut value: impl FnMut(Status, &[u16]) -> u16,
+    mut visit: impl FnMut(LegMove, u16),
+) {
     let mut next = [0u16; MAX_LEGS];
     let next = &mut next[..codes.len()];
     for slot in 0..codes.len() {
@@ -492,13 +522,44 @@ fn mex_of_options(
                 };
                 next.copy_from_slice(codes);
                 next[slot] = code;
-                seen.insert(u32::from(detached ^ value(s2, next)));
+                let mv = LegMove {
+                    slot,
+                    edge: usize::from(j),
+                    out: delta == OUT,
+                };
+                visit(mv, detached ^ value(s2, next));
             }
         }
     }
-    // At most 2 options per unit of attached length, below u16::MAX for the legs the
-    // commands accept.
-    seen.mex() as u16
+}
+
+/// `g(S(x_1, ..., x_k))` and the value after each first move, from a slot table (legs in the
+/// order given). The recursion goes as deep as the total leg length: run it on a thread with
+/// a large stack for long legs.
+pub fn spider_and_first_moves(legs: &[usize]) -> (u16, Vec<(LegMove, u16)>) {
+    let mut table = SpiderTable::for_slots(legs);
+    let g = table.spider(legs);
+    let codes: Vec<u16> = legs.iter().map(|&x| 3 * x as u16 + STAR).collect();
+    let mut moves = Vec::new();
+    for_each_option(
+        Status::N,
+        &codes,
+        false,
+        |s2, next| table.gamma(s2, next),
+        |mv, g| moves.push((mv, g)),
+    );
+    (g, moves)
+}
+
+/// Runs `f` on a thread whose stack holds a recursion through `depth` spider states (the slot
+/// tables recurse along the legs).
+pub fn on_deep_stack<T: Send + 'static>(depth: usize, f: impl FnOnce() -> T + Send + 'static) -> T {
+    std::thread::Builder::new()
+        .stack_size((64 << 20) + depth * 4096)
+        .spawn(f)
+        .expect("a thread for the recursion")
+        .join()
+        .unwrap_or_else(|e| std::panic::resume_unwind(e))
 }
 
 /// `z -> g(S(x, y, z))` for `z = 1..=z_max` from one table whose third leg grows.

@@ -151,6 +151,38 @@ impl Tree {
         Tree::new(n, edges, &name)
     }
 
+    /// A spider whose legs all have markable edges: each leg as its vertex path from the
+    /// centre (centre first, leaf last), or `None` for any other tree (no vertex or several of
+    /// degree >= 3, or a leaf at the centre, which splits the tree into runs).
+    pub fn spider_legs(&self) -> Option<Vec<Vec<usize>>> {
+        let degree = self.degrees();
+        let mut branch = (0..self.n).filter(|&v| degree[v] >= 3);
+        let centre = branch.next()?;
+        if branch.next().is_some() {
+            return None;
+        }
+        let mut adj = vec![Vec::new(); self.n];
+        for &(u, v) in &self.edges {
+            adj[u].push(v);
+            adj[v].push(u);
+        }
+        let legs: Vec<Vec<usize>> = adj[centre]
+            .iter()
+            .map(|&first| {
+                let mut path = vec![centre, first];
+                while let Some(&next) = adj[path[path.len() - 1]]
+                    .iter()
+                    .find(|&&w| w != path[path.len() - 2])
+                {
+                    path.push(next);
+                }
+                path
+            })
+            .collect();
+        // A leg of one edge is a leaf at the centre.
+        legs.iter().all(|p| p.len() >= 3).then_some(legs)
+    }
+
     /// Degree of every vertex.
     pub fn degrees(&self) -> Vec<usize> {
         let mut d = vec![0; self.n];

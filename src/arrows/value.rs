@@ -1,12 +1,14 @@
 //! One tree in full, as `nimseq arrows value` shows it: n, m, g, its pieces, the parity
 //! conjecture, and the value of every first move.
 
+use std::collections::HashMap;
 use std::fmt;
 
 use serde::Serialize;
 
 use super::forest::{Canonical, Forest, NormalForm};
 use super::reference::{Reference, ReferenceError};
+use super::spider::{on_deep_stack, spider_and_first_moves};
 use super::tree::Tree;
 
 /// One first move and the value of the position it leaves.
@@ -30,6 +32,8 @@ pub struct Piece {
 #[derive(Clone, Debug, Serialize)]
 pub struct ArrowsReport {
     pub tree: String,
+    /// Which solver valued it.
+    pub solver: &'static str,
     pub n: usize,
     pub m: usize,
     pub g: u32,
@@ -47,6 +51,20 @@ pub enum Solver {
     Reference { budget: u64 },
     /// The normal form with a memo of canonical components.
     NormalForm,
+    /// Spider states (Proposition 6.1) in a table with one slot per leg: polynomial in the
+    /// legs where the normal form is exponential. The tree must be a spider
+    /// ([`Tree::spider_legs`]) that [`fits_slots`](super::spider::fits_slots).
+    SpiderStates,
+}
+
+impl Solver {
+    fn name(self) -> &'static str {
+        match self {
+            Solver::Reference { .. } => "raw rules",
+            Solver::NormalForm => "normal form",
+            Solver::SpiderStates => "spider states",
+        }
+    }
 }
 
 /// Values `tree` and its first moves with `solver`.
@@ -90,9 +108,43 @@ pub fn describe(tree: &Tree, solver: Solver) -> Result<ArrowsReport, ReferenceEr
                 .collect();
             (g, pieces, first)
         }
+        Solver::SpiderStates => {
+            let legs = tree.spider_legs().expect("a spider");
+            let lengths: Vec<usize> = legs.iter().map(|p| p.len() - 2).collect();
+            let total = lengths.iter().sum();
+            let (g, options) = on_deep_stack(total, move || spider_and_first_moves(&lengths));
+            // Each leg move as the edge it orients, listed in the normal form's order.
+            let by_edge: HashMap<(usize, usize), u32> = options
+                .into_iter()
+                .map(|(mv, value)| {
+                    let path = &legs[mv.slot];
+                    let (near, far) = (path[mv.edge - 1], path[mv.edge]);
+                    let arc = if mv.out { (near, far) } else { (far, near) };
+                    (arc, u32::from(value))
+                })
+                .collect();
+            let empty = Forest::of_tree(tree);
+            let first = empty
+                .moves()
+                .into_iter()
+                .map(|(_, from, to)| FirstMove {
+                    from,
+                    to,
+                    value: by_edge[&(from, to)],
+                })
+                .collect();
+            // A spider with no leaf at its centre is one piece.
+            let pieces = vec![Piece {
+                canonical: empty.canonical(),
+                edges: empty.edges.len(),
+                value: u32::from(g),
+            }];
+            (u32::from(g), pieces, first)
+        }
     };
     Ok(ArrowsReport {
         tree: tree.to_string(),
+        solver: solver.name(),
         n: tree.n,
         m,
         g,
@@ -105,6 +157,7 @@ pub fn describe(tree: &Tree, solver: Solver) -> Result<ArrowsReport, ReferenceEr
 impl fmt::Display for ArrowsReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(f, "tree         {}", self.tree)?;
+        writeln!(f, "solver       {}", self.solver)?;
         writeln!(f, "vertices     {}", self.n)?;
         writeln!(f, "markable     {}", self.m)?;
         writeln!(f, "value        {}", self.g)?;
@@ -139,5 +192,58 @@ impl fmt::Display for ArrowsReport {
             winning.join(" ")
         };
         write!(f, "winning      {winning}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Spider states and the normal form give the same report (value, piece, every first
+    /// move in the same order) on 3-leg spiders with legs <= 6 and some 4- and 5-leg ones;
+    /// the spec's first-move values on S(1,3,7) (section 2.3).
+    #[test]
+    fn spider_states_report_equals_the_normal_form() {
+        let mut spiders: Vec<Vec<usize>> = Vec::new();
+        for x in 1..=6 {
+            for y in x..=6 {
+                for z in y..=6 {
+                    spiders.push(vec![x, y, z]);
+                    spiders.push(vec![z, x, y]);
+                }
+            }
+        }
+        spiders.extend([vec![1, 2, 3, 4], vec![3, 1, 2, 2], vec![2, 1, 1, 3, 1]]);
+        for legs in spiders {
+            let tree = Tree::spider(&legs).unwrap();
+            let nf = describe(&tree, Solver::NormalForm).unwrap();
+            let ss = describe(&tree, Solver::SpiderStates).unwrap();
+            let values = |r: &ArrowsReport| {
+                let moves: Vec<_> = r
+                    .first_moves
+                    .iter()
+                    .map(|m| (m.from, m.to, m.value))
+                    .collect();
+                let pieces: Vec<_> = r.pieces.iter().map(|p| (p.edges, p.value)).collect();
+                (r.g, pieces, moves)
+            };
+            assert_eq!(values(&ss), values(&nf), "S{legs:?}");
+        }
+        // Legs X, Y, Z (1, 3, 7 markable edges); `out` and `in` have equal values.
+        let tree = Tree::spider(&[1, 3, 7]).unwrap();
+        let report = describe(&tree, Solver::SpiderStates).unwrap();
+        let out: Vec<u32> = report
+            .first_moves
+            .iter()
+            .filter(|m| m.from < m.to)
+            .map(|m| m.value)
+            .collect();
+        assert_eq!(out, [2, 2, 6, 6, 6, 6, 6, 4, 6, 4, 8]);
+        assert!(
+            report
+                .first_moves
+                .chunks(2)
+                .all(|p| p[0].value == p[1].value)
+        );
     }
 }
