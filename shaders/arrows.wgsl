@@ -3,9 +3,10 @@
 // its stored states (centre n, i, o) as the mex over its options. Options lower the total
 // attached length, so they read only earlier wavefronts.
 //
-// A leg is coded 3h + phi (phi: 0 no arc, 1 in, 2 out; 0 = detached); a state's index is
-// status * per_status + sum_t terms[t][code_t] over its sorted codes (a multiset rank), as in
-// src/arrows/spider.rs.
+// A leg is coded 3h + phi (phi: 0 no arc, 1 in, 2 out; 0 = detached). As in
+// src/arrows/spider.rs, a state is stored once per distinct leg code x, at
+// status * per_status + rank(other codes) * codes + x, where the rank of the sorted other codes
+// is sum_t terms[t][code_t]: a leg's options are one row, read in order.
 
 struct Params {
     legs: u32,
@@ -17,10 +18,11 @@ struct Params {
 }
 
 @group(0) @binding(0) var<uniform> params: Params;
-// terms[t * codes + c] = C(c + t, t + 1).
+// terms[t * codes + c] = C(c + t, t + 1), for t < legs - 1.
 @group(0) @binding(1) var<storage, read> terms: array<u32>;
 // Three words per tuple, two 16-bit codes per word (low half first).
 @group(0) @binding(2) var<storage, read> tuples: array<u32>;
+// Each stored state's value plus one; 0 where none is stored (buffers start zeroed).
 @group(0) @binding(3) var<storage, read_write> values: array<u32>;
 // Set when a value does not fit the mex set below (the host then refuses the table).
 @group(0) @binding(4) var<storage, read_write> overflow: atomic<u32>;
@@ -32,6 +34,7 @@ const OUT: u32 = 2u;
 // Statuses: IN and OUT arcs give i (1) and o (2), numerically the directions.
 const N: u32 = 0u;
 const F: u32 = 3u;
+// What degenerate() returns for a state that needs its options.
 const UNKNOWN: u32 = 0xffffffffu;
 // Option values below 2048 (a leg of h edges gives nim heaps below h).
 const MEX_WORDS: u32 = 64u;
@@ -97,21 +100,35 @@ fn degenerate(s: u32, codes: array<u32, 6>) -> u32 {
     return UNKNOWN;
 }
 
-fn index(s: u32, codes: array<u32, 6>) -> u32 {
-    var rank = s * params.per_status;
-    for (var t = 0u; t < params.legs; t++) {
-        rank += terms[t * params.codes + codes[t]];
+// The first entry of the row of `others` (legs - 1 sorted codes) under status s.
+fn row(s: u32, others: array<u32, 6>) -> u32 {
+    var at = 0u;
+    for (var t = 0u; t + 1u < params.legs; t++) {
+        at += terms[t * params.codes + others[t]];
     }
-    return rank;
+    return s * params.per_status + at * params.codes;
 }
 
-// A successor's value (sorted codes): its closed form or an earlier wavefront's entry.
-fn value(s: u32, codes: array<u32, 6>) -> u32 {
-    let g = degenerate(s, codes);
-    if g != UNKNOWN {
-        return g;
+// The sorted codes without the leg at `slot`, behind a 0 (that leg detached).
+fn detached(codes: array<u32, 6>, slot: u32) -> array<u32, 6> {
+    var out: array<u32, 6>;
+    var o = 1u;
+    for (var t = 0u; t < params.legs; t++) {
+        if t != slot {
+            out[o] = codes[t];
+            o += 1u;
+        }
     }
-    return values[index(s, codes)];
+    return out;
+}
+
+// The other codes of a detached tuple (drops the leading 0).
+fn others_of(d: array<u32, 6>) -> array<u32, 6> {
+    var out: array<u32, 6>;
+    for (var t = 0u; t + 1u < MAX_LEGS; t++) {
+        out[t] = d[t + 1u];
+    }
+    return out;
 }
 
 var<private> seen: array<u32, MEX_WORDS>;
@@ -134,29 +151,6 @@ fn mex() -> u32 {
     return 0u;
 }
 
-// The sorted codes with the leg at `slot` replaced by `code` (re-sorted).
-fn replaced(codes: array<u32, 6>, slot: u32, code: u32) -> array<u32, 6> {
-    var out: array<u32, 6>;
-    var o = 0u;
-    var placed = false;
-    for (var t = 0u; t < params.legs; t++) {
-        if t == slot {
-            continue;
-        }
-        if !placed && codes[t] >= code {
-            out[o] = code;
-            o += 1u;
-            placed = true;
-        }
-        out[o] = codes[t];
-        o += 1u;
-    }
-    if !placed {
-        out[o] = code;
-    }
-    return out;
-}
-
 // The mex over the options of a stored state (Proposition 6.1).
 fn state_value(s: u32, codes: array<u32, 6>) -> u32 {
     for (var w = 0u; w < MEX_WORDS; w++) {
@@ -169,18 +163,28 @@ fn state_value(s: u32, codes: array<u32, 6>) -> u32 {
         }
         let h = c / 3u;
         let phi = c % 3u;
-        for (var j = 1u; j <= h; j++) {
+        let d = detached(codes, slot);
+        let others = others_of(d);
+        // j = 1: the leg detaches and the centre gains an arc.
+        for (var delta = IN; delta <= OUT; delta++) {
+            if h == 1u && phi != STAR && delta != phi {
+                continue;
+            }
+            let s2 = times(s, delta);
+            var g = degenerate(s2, d);
+            if g == UNKNOWN {
+                g = values[row(s2, others)] - 1u;
+            }
+            insert(rho(h - 1u, delta, phi) ^ g);
+        }
+        // j >= 2: the leg's code becomes 3(j - 1) + delta, an entry of the same row.
+        let base = row(s, others);
+        for (var j = 2u; j <= h; j++) {
             for (var delta = IN; delta <= OUT; delta++) {
                 if j == h && phi != STAR && delta != phi {
                     continue;
                 }
-                var g: u32;
-                if j >= 2u {
-                    g = values[index(s, replaced(codes, slot, 3u * (j - 1u) + delta))];
-                } else {
-                    g = value(times(s, delta), replaced(codes, slot, 0u));
-                }
-                insert(rho(h - j, delta, phi) ^ g);
+                insert(rho(h - j, delta, phi) ^ (values[base + 3u * (j - 1u) + delta] - 1u));
             }
         }
     }
@@ -200,7 +204,13 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
     for (var s = N; s < F; s++) {
         // A centre with an arc has a detached leg, sorted first.
         if (s == N || codes[0] == 0u) && degenerate(s, codes) == UNKNOWN {
-            values[index(s, codes)] = state_value(s, codes);
+            let g = state_value(s, codes) + 1u;
+            // Stored in the row of each distinct leg.
+            for (var slot = 0u; slot < params.legs; slot++) {
+                if slot == 0u || codes[slot - 1u] != codes[slot] {
+                    values[row(s, others_of(detached(codes, slot))) + codes[slot]] = g;
+                }
+            }
         }
     }
 }

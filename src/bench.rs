@@ -10,6 +10,9 @@ use std::path::Path;
 use std::process::Command;
 use std::time::Instant;
 
+use crate::arrows::spider::{SpiderTable, all_spiders};
+use crate::arrows::spider_gpu::SpiderFill;
+use crate::gpu::GpuError;
 use crate::kcross::reference::{self, Reference};
 use crate::kcross::sequences::{Backend as KcrossBackend, Solver, strips};
 use crate::kcross::table::TableError;
@@ -24,9 +27,10 @@ use crate::subtraction::scan::{
 pub struct BenchRow {
     pub name: String,
     pub seconds: f64,
-    /// Work items done: rulesets for a scan, states for a k-cross table.
+    /// Work items done: rulesets for a scan, states for a k-cross table, leg tuples for a
+    /// spider table.
     pub items: u64,
-    /// Values computed, where the program reports them.
+    /// Values computed, where the program reports them (spiders, for a spider table).
     pub values: Option<u64>,
     /// The peer-format summary line: equal lines mean equal results.
     pub checksum: String,
@@ -131,6 +135,37 @@ pub fn time_kcross(
         items,
         values: None,
         checksum: format!("k={k} G([0..={n_max}])={}", seq.join(",")),
+    })
+}
+
+/// Times the table of every `legs`-leg spider with legs up to `h_max` filled by `fill`, and
+/// every spider read from it. The checksum hashes every spider's value in order.
+pub fn time_spiders(
+    legs: usize,
+    h_max: usize,
+    fill: &SpiderFill<'_>,
+    label: &str,
+) -> Result<BenchRow, GpuError> {
+    use std::hash::{Hash, Hasher};
+    let start = Instant::now();
+    let mut table = fill.table(legs, h_max, |_| ())?;
+    let mut hash = std::hash::DefaultHasher::new();
+    let summary = all_spiders(&mut table, |_, g| {
+        g.hash(&mut hash);
+        Ok(())
+    })
+    .expect("the rows go nowhere");
+    Ok(BenchRow {
+        name: label.to_string(),
+        seconds: start.elapsed().as_secs_f64(),
+        items: SpiderTable::tuples(legs, h_max),
+        values: Some(summary.spiders),
+        checksum: format!(
+            "spiders={} distinct={} hash={:016x}",
+            summary.spiders,
+            summary.values.len(),
+            hash.finish()
+        ),
     })
 }
 

@@ -301,6 +301,28 @@ pub enum BenchCommand {
     Sub(BenchSubArgs),
     /// Time G([n]) for one k with each backend: states/s, sequences compared.
     Kcross(BenchKcrossArgs),
+    /// Time the table of all spiders with legs up to --leg-max with each backend: leg
+    /// tuples/s, spiders/s, every value compared.
+    Arrows(BenchArrowsArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct BenchArrowsArgs {
+    /// Longest leg.
+    #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u64).range(1..=1000))]
+    pub leg_max: u64,
+    /// Legs per spider.
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u64).range(3..=6))]
+    pub legs: u64,
+    /// Also time the recursion from each spider (one core).
+    #[arg(long)]
+    pub reference: bool,
+    /// Skip the GPU even if one is found.
+    #[arg(long)]
+    pub no_gpu: bool,
+    /// Most memory the table may take, e.g. 8G [default: half the machine's memory].
+    #[arg(long, value_parser = parse_bytes)]
+    pub mem_budget: Option<u64>,
 }
 
 #[derive(Args, Debug)]

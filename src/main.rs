@@ -198,6 +198,40 @@ fn run(cli: Cli) -> Result<()> {
             println!("{table}");
             Ok(())
         }
+        Command::Bench(BenchCommand::Arrows(args)) => {
+            use nimseq::arrows::spider::SpiderTable;
+            use nimseq::arrows::spider_gpu::{SpiderFill, SpiderGpu};
+            use nimseq::bench::time_spiders;
+            let (legs, h) = (args.legs as usize, args.leg_max as usize);
+            within_budget(SpiderTable::bytes(legs, h), budget(args.mem_budget), || {
+                format!("the state table of {legs}-leg spiders with legs up to {h}")
+            })?;
+            eprintln!("timing the table of every {legs}-leg spider with legs <= {h}");
+            let mut rows = Vec::new();
+            if args.reference {
+                rows.push(time_spiders(
+                    legs,
+                    h,
+                    &SpiderFill::Recursion,
+                    "reference (recursion)",
+                )?);
+            }
+            let threads = rayon::current_num_threads();
+            let cpu = format!("cpu ({threads} threads)");
+            rows.push(time_spiders(legs, h, &SpiderFill::Cpu, &cpu)?);
+            if let Some(ctx) = bench_gpu(args.no_gpu) {
+                let gpu = SpiderGpu::new(&ctx)?;
+                let label = format!("gpu {}", ctx.info.name);
+                rows.push(time_spiders(legs, h, &SpiderFill::Gpu(&gpu), &label)?);
+                println!("gpu: {}", ctx.describe());
+            }
+            let table = BenchTable {
+                unit: "tuples",
+                rows,
+            };
+            println!("{table}");
+            Ok(())
+        }
         Command::Bench(BenchCommand::Sub(args)) => {
             let gpu = bench_gpu(args.no_gpu);
             eprintln!("timing a scan of every triple with c <= {}", args.c_max);
@@ -543,20 +577,21 @@ fn kcross_command(command: KcrossCommand) -> Result<()> {
 
 fn spiders_command(args: ArrowsSpidersArgs) -> Result<()> {
     use nimseq::arrows::spider::{SpiderTable, all_spiders};
-    use nimseq::arrows::spider_gpu::SpiderGpu;
+    use nimseq::arrows::spider_gpu::{SpiderFill, SpiderGpu};
     let (legs, h) = (args.legs as usize, args.leg_max as usize);
     within_budget(SpiderTable::bytes(legs, h), budget(args.mem_budget), || {
         format!("the state table of {legs}-leg spiders with legs up to {h}")
     })?;
-    let mut table = SpiderTable::new(legs, h);
-    let bar = nimseq::output::progress_bar(table.tuples(), "leg tuples");
+    let ctx = gpu_for(args.backend)?;
+    let kernel = ctx.as_ref().map(SpiderGpu::new).transpose()?;
+    let fill = match (&kernel, args.backend) {
+        (Some(kernel), _) => SpiderFill::Gpu(kernel),
+        (None, BackendChoice::Reference) => SpiderFill::Recursion,
+        (None, _) => SpiderFill::Cpu,
+    };
+    let bar = nimseq::output::progress_bar(SpiderTable::tuples(legs, h), "leg tuples");
     let start = std::time::Instant::now();
-    match gpu_for(args.backend)? {
-        // The recursion fills the table as the rows ask for spiders.
-        None if args.backend == BackendChoice::Reference => {}
-        None => table.fill(|done| bar.inc(done)),
-        Some(ctx) => SpiderGpu::new(&ctx)?.fill(&mut table, |done| bar.inc(done))?,
-    }
+    let mut table = fill.table(legs, h, |done| bar.inc(done))?;
     bar.finish_and_clear();
     let mut out = io::BufWriter::new(io::stdout().lock());
     let header: Vec<String> = (1..=legs).map(|t| format!("x{t}")).collect();

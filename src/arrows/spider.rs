@@ -65,8 +65,11 @@ fn binomial(n: u64, k: u64) -> u64 {
 
 /// How a state's leg codes become a table index.
 enum Indexing {
-    /// Legs are interchangeable: codes sorted, ranked as a multiset of `codes` values (every
-    /// spider with legs up to a bound); `terms[t][c] = C(c + t, t + 1)`.
+    /// Legs are interchangeable (every spider with legs up to a bound). A state is stored once
+    /// per distinct leg code `x`, at `rank(the other codes, sorted) * codes + x`, the rank
+    /// of a multiset of `legs - 1` codes being `sum_t terms[t][c_t]`, `terms[t][c] =
+    /// C(c + t, t + 1)`: the options on one leg, which change only its code, are then
+    /// consecutive entries (read as a stream, not scattered). Lookups use `x` = the largest.
     Multiset { codes: u64, terms: Vec<Vec<u64>> },
     /// Leg `t` stays in slot `t` with at most `radix[t]` codes (one family with a growing leg).
     Slots { radix: Vec<u64> },
@@ -82,16 +85,18 @@ pub struct SpiderTable {
 }
 
 impl SpiderTable {
-    /// Bytes a table for every `legs`-leg spider with legs up to `h_max` takes: 2 per value,
-    /// 3 statuses per leg tuple.
+    /// Bytes a table for every `legs`-leg spider with legs up to `h_max` takes: 2 per entry.
     pub fn bytes(legs: usize, h_max: usize) -> u64 {
-        Self::states(legs, h_max).saturating_mul(2)
+        Self::entries_for(legs, h_max).saturating_mul(2)
     }
 
-    /// Entries of the table for every `legs`-leg spider with legs up to `h_max`.
-    pub fn states(legs: usize, h_max: usize) -> u64 {
+    /// Entries of the table for every `legs`-leg spider with legs up to `h_max`: for each of
+    /// 3 statuses, a row of all codes per multiset of `legs - 1` codes.
+    fn entries_for(legs: usize, h_max: usize) -> u64 {
         let codes = 3 * h_max as u64 + 3;
-        binomial(codes + legs as u64 - 1, legs as u64).saturating_mul(3)
+        binomial(codes + legs as u64 - 2, legs as u64 - 1)
+            .saturating_mul(codes)
+            .saturating_mul(3)
     }
 
     /// Bytes a table for the spiders `S(x_1, ..., x_k)` with each `x_t <= bounds[t]` needs.
@@ -109,14 +114,13 @@ impl SpiderTable {
             "legs up to {h_max}"
         );
         let codes = 3 * h_max as u64 + 3;
-        let per_status = binomial(codes + legs as u64 - 1, legs as u64);
-        let terms = (0..legs as u64)
+        let terms = (0..legs as u64 - 1)
             .map(|t| (0..codes).map(|c| binomial(c + t, t + 1)).collect())
             .collect();
         SpiderTable {
             legs,
             indexing: Indexing::Multiset { codes, terms },
-            values: (0..3 * per_status)
+            values: (0..Self::entries_for(legs, h_max))
                 .map(|_| AtomicU16::new(UNKNOWN))
                 .collect(),
         }
@@ -136,15 +140,17 @@ impl SpiderTable {
         }
     }
 
-    /// The rank of the codes (sorted in multiset mode), after the status.
+    /// Where a state is (codes sorted in multiset mode), after the status.
     fn index(&self, s: Status, codes: &[u16]) -> usize {
         let per_status = self.values.len() / 3;
         let rank: u64 = match &self.indexing {
-            Indexing::Multiset { terms, .. } => codes
-                .iter()
-                .zip(terms)
-                .map(|(&c, row)| row[usize::from(c)])
-                .sum(),
+            Indexing::Multiset {
+                codes: width,
+                terms,
+            } => {
+                let (last, others) = codes.split_last().expect("legs");
+                multiset_rank(terms, others) * width + u64::from(*last)
+            }
             Indexing::Slots { radix } => codes
                 .iter()
                 .zip(radix)
@@ -191,11 +197,15 @@ impl SpiderTable {
     /// Values every state of a multiset table bottom-up: wavefronts of equal total attached
     /// length (every move lowers it), each wavefront on all cores; `progress` gets the leg
     /// tuples of each finished wavefront (of [`Self::tuples`] in all).
-    pub fn fill(&mut self, progress: impl Fn(u64) + Sync) {
-        let Indexing::Multiset { terms, .. } = &self.indexing else {
+    pub fn fill(&mut self, mut progress: impl FnMut(u64)) {
+        let Indexing::Multiset { codes, terms } = &self.indexing else {
             panic!("fill is for multiset tables");
         };
-        let ranks = Ranks::new(terms, self.values.len() / 3);
+        let rows = Rows {
+            terms,
+            width: *codes as usize,
+            per_status: self.values.len() / 3,
+        };
         let table = &*self;
         for total in 0..=self.legs * self.h_max() {
             let done = std::sync::atomic::AtomicU64::new(0);
@@ -206,8 +216,8 @@ impl SpiderTable {
                 table.for_each_in_front(total, pair / codes, pair % codes, |codes| {
                     for s in [Status::N, Status::I, Status::O] {
                         if needs_options(s, codes) {
-                            let g = ranks.mex(table, s, codes);
-                            table.values[ranks.index(s, codes)].store(g, Relaxed);
+                            let g = rows.mex(table, s, codes);
+                            rows.store(table, s, codes, g);
                         }
                     }
                     count += 1;
@@ -233,15 +243,14 @@ impl SpiderTable {
         (self.legs as u32, *codes as u32, flat)
     }
 
-    /// Overwrites every entry (the GPU's table, `UNKNOWN` where a state is not stored); each
-    /// value is checked to fit.
+    /// Overwrites every entry from the GPU's table, which holds each stored value plus one
+    /// and 0 where no state is stored.
     pub(super) fn store_all(&mut self, values: &[u32]) {
         assert_eq!(values.len(), self.values.len());
         for (slot, &g) in self.values.iter_mut().zip(values) {
-            *slot.get_mut() = if g == u32::MAX {
-                UNKNOWN
-            } else {
-                u16::try_from(g).expect("GPU values are below 2048")
+            *slot.get_mut() = match g.checked_sub(1) {
+                None => UNKNOWN,
+                Some(g) => u16::try_from(g).expect("GPU values are below 2048"),
             };
         }
     }
@@ -251,13 +260,10 @@ impl SpiderTable {
         self.values.iter_mut().map(|v| *v.get_mut()).collect()
     }
 
-    /// Sorted tuples of valid leg codes in a multiset table: the states a fill visits, each
-    /// with up to three centre statuses.
-    pub fn tuples(&self) -> u64 {
-        binomial(
-            (self.valid_codes() + self.legs - 1) as u64,
-            self.legs as u64,
-        )
+    /// Sorted tuples of valid leg codes in the table for `legs`-leg spiders with legs up to
+    /// `h_max`: the states a fill visits, each with up to three centre statuses.
+    pub fn tuples(legs: usize, h_max: usize) -> u64 {
+        binomial((3 * h_max + legs) as u64, legs as u64)
     }
 
     /// Longest leg of a multiset table.
@@ -347,93 +353,90 @@ fn needs_options(s: Status, codes: &[u16]) -> bool {
     (s == Status::N || codes[0] == 0) && degenerate(s, codes).is_none()
 }
 
-/// Multiset ranks for the bottom-up fill: the options of a leg replace its code by a rising
-/// sequence of codes, so each successor's rank is the other legs' rank split at the insertion
-/// point plus one term, with no sorting per option.
-struct Ranks<'a> {
+/// The rank of a sorted multiset of codes.
+fn multiset_rank(terms: &[Vec<u64>], codes: &[u16]) -> u64 {
+    codes
+        .iter()
+        .zip(terms)
+        .map(|(&c, row)| row[usize::from(c)])
+        .sum()
+}
+
+/// The rows of a multiset table for the bottom-up fill: a state's options on one leg are the
+/// row of its other legs, read in order.
+struct Rows<'a> {
     terms: &'a [Vec<u64>],
+    /// Entries per row: every code.
+    width: usize,
     per_status: usize,
 }
 
-impl<'a> Ranks<'a> {
-    fn new(terms: &'a [Vec<u64>], per_status: usize) -> Self {
-        Ranks { terms, per_status }
+impl Rows<'_> {
+    /// The first entry of the row of `others` (sorted) under status `s`.
+    fn row(&self, s: Status, others: &[u16]) -> usize {
+        let block = match s {
+            Status::N => 0,
+            Status::I => 1,
+            _ => 2,
+        };
+        block * self.per_status + multiset_rank(self.terms, others) as usize * self.width
     }
 
-    fn block(&self, s: Status) -> usize {
-        self.per_status
-            * match s {
-                Status::N => 0,
-                Status::I => 1,
-                _ => 2,
+    /// Calls `visit` with each distinct slot of a sorted state and the other codes (sorted,
+    /// with a spare 0 in front: the state after detaching that leg).
+    fn each_leg(codes: &[u16], mut visit: impl FnMut(usize, &[u16])) {
+        let legs = codes.len();
+        for slot in 0..legs {
+            if slot > 0 && codes[slot - 1] == codes[slot] {
+                continue;
             }
+            let mut detached = [0u16; MAX_LEGS];
+            detached[1..slot + 1].copy_from_slice(&codes[..slot]);
+            detached[slot + 1..legs].copy_from_slice(&codes[slot + 1..]);
+            visit(slot, &detached[..legs]);
+        }
     }
 
-    /// The index of a sorted state.
-    fn index(&self, s: Status, codes: &[u16]) -> usize {
-        let rank: u64 = codes
-            .iter()
-            .zip(self.terms)
-            .map(|(&c, row)| row[usize::from(c)])
-            .sum();
-        self.block(s) + rank as usize
-    }
-
-    /// A successor's value: its closed form, or the table's (a lower wavefront, already
-    /// filled); `codes` sorted.
-    fn value(&self, table: &SpiderTable, s: Status, codes: &[u16]) -> u16 {
-        degenerate(s, codes).unwrap_or_else(|| table.values[self.index(s, codes)].load(Relaxed))
+    /// Stores a state's value in the row of each of its distinct legs.
+    fn store(&self, table: &SpiderTable, s: Status, codes: &[u16], g: u16) {
+        Self::each_leg(codes, |slot, detached| {
+            let at = self.row(s, &detached[1..]) + usize::from(codes[slot]);
+            table.values[at].store(g, Relaxed);
+        });
     }
 
     /// The mex over the options of a stored state (Proposition 6.1), `codes` sorted.
     fn mex(&self, table: &SpiderTable, s: Status, codes: &[u16]) -> u16 {
-        let legs = codes.len();
         let mut seen = MexSet::default();
-        for slot in 0..legs {
+        Self::each_leg(codes, |slot, detached| {
             let c = codes[slot];
-            if c == 0 || (slot > 0 && codes[slot - 1] == c) {
-                continue;
+            if c == 0 {
+                return;
             }
             let (h, phi) = (c / 3, c % 3);
-            // The other legs, still sorted; a detached leg (code 0) sorts first.
-            let mut next = [0u16; MAX_LEGS];
-            next[1..slot + 1].copy_from_slice(&codes[..slot]);
-            next[slot + 1..legs].copy_from_slice(&codes[slot + 1..]);
-            let others = &next[1..legs];
+            let others = &detached[1..];
+            // j = 1: the leg detaches and the centre gains an arc.
             for delta in [IN, OUT] {
                 if h == 1 && phi != STAR && delta != phi {
                     continue;
                 }
-                let g = self.value(table, times(s, delta), &next[..legs]);
+                let s2 = times(s, delta);
+                let g = degenerate(s2, detached)
+                    .unwrap_or_else(|| table.values[self.row(s2, others)].load(Relaxed));
                 seen.insert(u32::from(rho(h - 1, delta, phi) ^ g));
             }
-            // j >= 2: the leg's code becomes 3(j - 1) + delta, rising with j; the rank splits
-            // at the insertion point p as below[p] + terms[p][code] + above[p].
-            let mut below = [0u64; MAX_LEGS];
-            let mut above = [0u64; MAX_LEGS];
-            for p in 0..legs - 1 {
-                below[p + 1] = below[p] + self.terms[p][usize::from(others[p])];
-            }
-            for p in (0..legs - 1).rev() {
-                above[p] = above[p + 1] + self.terms[p + 1][usize::from(others[p])];
-            }
-            let base = self.block(s);
-            let mut p = 0;
+            // j >= 2: the leg's code becomes 3(j - 1) + delta, an entry of the same row.
+            let row = &table.values[self.row(s, others)..][..self.width];
             for j in 2..=h {
                 for delta in [IN, OUT] {
                     if j == h && phi != STAR && delta != phi {
                         continue;
                     }
-                    let code = 3 * (j - 1) + delta;
-                    while p < legs - 1 && others[p] < code {
-                        p += 1;
-                    }
-                    let rank = below[p] + self.terms[p][usize::from(code)] + above[p];
-                    let g = table.values[base + rank as usize].load(Relaxed);
+                    let g = row[usize::from(3 * (j - 1) + delta)].load(Relaxed);
                     seen.insert(u32::from(rho(h - j, delta, phi) ^ g));
                 }
             }
-        }
+        });
         seen.mex() as u16
     }
 }

@@ -21,6 +21,35 @@ struct Params {
     codes: u32,
 }
 
+/// How a multiset table gets its values.
+pub enum SpiderFill<'a> {
+    /// On demand, by recursion from each spider asked for (one core): the plain path.
+    Recursion,
+    /// Bottom-up by wavefronts on all cores.
+    Cpu,
+    /// Bottom-up by wavefronts, one dispatch each.
+    Gpu(&'a SpiderGpu<'a>),
+}
+
+impl SpiderFill<'_> {
+    /// A table for every `legs`-leg spider with legs up to `h_max`, filled this way;
+    /// `progress` gets leg tuples done (none for the recursion, which fills as it is read).
+    pub fn table(
+        &self,
+        legs: usize,
+        h_max: usize,
+        progress: impl FnMut(u64),
+    ) -> Result<SpiderTable, GpuError> {
+        let mut table = SpiderTable::new(legs, h_max);
+        match self {
+            SpiderFill::Recursion => {}
+            SpiderFill::Cpu => table.fill(progress),
+            SpiderFill::Gpu(kernel) => kernel.fill(&mut table, progress)?,
+        }
+        Ok(table)
+    }
+}
+
 /// The spider pipeline on one device.
 pub struct SpiderGpu<'a> {
     ctx: &'a GpuContext,
@@ -56,13 +85,8 @@ impl<'a> SpiderGpu<'a> {
         let storage = wgpu::BufferUsages::STORAGE;
         let copy = wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::COPY_SRC;
         let terms = ctx.buffer_init("arrows terms", bytemuck::cast_slice(&terms), storage);
-        let unknown = vec![u32::MAX; entries as usize];
-        let values = ctx.buffer_init(
-            "arrows values",
-            bytemuck::cast_slice(&unknown),
-            storage | copy,
-        );
-        drop(unknown);
+        // wgpu zeroes new buffers: no state stored yet.
+        let values = ctx.buffer("arrows values", 4 * entries, storage | copy);
         let overflow =
             ctx.buffer_init("arrows overflow", bytemuck::bytes_of(&0u32), storage | copy);
         let params = ctx.buffer(
