@@ -1,13 +1,16 @@
 //! The minimum excludant of a position's option values, shared by the fast solvers (the
 //! raw-rules references keep their own plain search, so they stay independent oracles).
 
-/// A set of option values: values below 64 in one word (almost always, and the hot paths stay
-/// a shift and an OR), larger ones (long nim-heap runs, say) in a growable bitset, so no value
-/// is ever dropped or wrapped.
+/// Values a [`MexSet`] holds without allocating.
+const INLINE: usize = 512;
+
+/// A set of option values: values below 512 in eight inline words (nearly always: long
+/// nim-heap runs, spider legs, reach a few hundred), larger ones in a growable bitset, so no
+/// value is ever dropped or wrapped.
 #[derive(Clone, Debug, Default)]
 pub struct MexSet {
-    low: u64,
-    /// Bits for the values 64, 65, ...
+    words: [u64; INLINE / 64],
+    /// Bits for the values 512, 513, ...
     high: Vec<u64>,
 }
 
@@ -15,10 +18,11 @@ impl MexSet {
     /// Adds the value `g`.
     #[inline]
     pub fn insert(&mut self, g: u32) {
-        if g < 64 {
-            self.low |= 1 << g;
+        let g = g as usize;
+        if g < INLINE {
+            self.words[g / 64] |= 1 << (g % 64);
         } else {
-            self.insert_high(g as usize - 64);
+            self.insert_high(g - INLINE);
         }
     }
 
@@ -34,13 +38,13 @@ impl MexSet {
     /// The least value not in the set.
     #[inline]
     pub fn mex(&self) -> u32 {
-        if self.low != u64::MAX {
-            return (!self.low).trailing_zeros();
+        if let Some(i) = self.words.iter().position(|&w| w != u64::MAX) {
+            return (i * 64) as u32 + (!self.words[i]).trailing_zeros();
         }
         let word = self.high.iter().position(|&w| w != u64::MAX);
         let bits = word.map_or(0, |i| self.high[i]);
         let word = word.unwrap_or(self.high.len());
-        64 + (word * 64) as u32 + (!bits).trailing_zeros()
+        (INLINE + word * 64) as u32 + (!bits).trailing_zeros()
     }
 }
 
@@ -67,5 +71,11 @@ mod tests {
         assert_eq!(s.mex(), 64);
         (64..128).for_each(|g| s.insert(g));
         assert_eq!(s.mex(), 128);
+        // Across the inline words into the growable ones.
+        (128..600).for_each(|g| s.insert(g));
+        s.insert(700);
+        assert_eq!(s.mex(), 600);
+        (600..700).for_each(|g| s.insert(g));
+        assert_eq!(s.mex(), 701);
     }
 }

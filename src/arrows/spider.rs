@@ -209,11 +209,10 @@ impl SpiderTable {
         let table = &*self;
         for total in 0..=self.legs * self.h_max() {
             let done = std::sync::atomic::AtomicU64::new(0);
-            // Split by the two smallest codes: enough pieces for every core.
-            let codes = self.valid_codes();
-            (0..codes * codes).into_par_iter().for_each(|pair| {
+            // Split by the smallest code: enough pieces for every core.
+            (0..self.valid_codes()).into_par_iter().for_each(|first| {
                 let mut count = 0;
-                table.for_each_in_front(total, pair / codes, pair % codes, |codes| {
+                table.for_each_in_front(total, first, |codes| {
                     for s in [Status::N, Status::I, Status::O] {
                         if needs_options(s, codes) {
                             let g = rows.mex(table, s, codes);
@@ -280,22 +279,17 @@ impl SpiderTable {
         1 + 3 * self.h_max()
     }
 
-    /// Calls `visit` with every sorted code tuple of total attached length `total` whose two
-    /// smallest codes are the `first`-th and `second`-th valid codes.
+    /// Calls `visit` with every sorted code tuple of total attached length `total` whose
+    /// smallest code is the `first`-th valid code.
     pub(super) fn for_each_in_front(
         &self,
         total: usize,
         first: usize,
-        second: usize,
         mut visit: impl FnMut(&[u16]),
     ) {
         let (legs, top) = (self.legs, self.valid_codes() - 1);
-        if second < first {
-            return;
-        }
         let mut at = [0usize; MAX_LEGS];
         at[0] = first;
-        at[1] = second;
         // Depth-first over the remaining slots, each code at least the previous one and the
         // remaining length reachable with codes in range.
         fn walk(
@@ -307,18 +301,25 @@ impl SpiderTable {
             visit: &mut impl FnMut(&[u16]),
         ) {
             let rest = legs - slot;
-            if rest == 0 {
-                if left == 0 {
+            let low = at[slot - 1];
+            if rest * length_at(low) > left || rest * length_at(top) < left {
+                return;
+            }
+            if rest == 1 {
+                // The last leg has length `left` exactly: its codes are 3 left + phi.
+                let codes = if left == 0 {
+                    0..=0
+                } else {
+                    3 * left - 2..=3 * left
+                };
+                for i in codes.filter(|&i| i >= low && i <= top) {
+                    at[slot] = i;
                     let mut codes = [0u16; MAX_LEGS];
                     for (c, &i) in codes.iter_mut().zip(&at[..legs]) {
                         *c = code_at(i);
                     }
                     visit(&codes[..legs]);
                 }
-                return;
-            }
-            let low = at[slot - 1];
-            if rest * length_at(low) > left || rest * length_at(top) < left {
                 return;
             }
             for i in low..=top {
@@ -330,9 +331,8 @@ impl SpiderTable {
                 walk(at, slot + 1, legs, top, left - h, visit);
             }
         }
-        let used = length_at(first) + length_at(second);
-        if used <= total {
-            walk(&mut at, 2, legs, top, total - used, &mut visit);
+        if let Some(left) = total.checked_sub(length_at(first)) {
+            walk(&mut at, 1, legs, top, left, &mut visit);
         }
     }
 }

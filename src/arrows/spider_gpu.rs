@@ -99,8 +99,8 @@ impl<'a> SpiderGpu<'a> {
         let mut front = Vec::new();
         for total in 0..=table.legs * table.h_max() {
             front.clear();
-            for pair in 0..valid * valid {
-                table.for_each_in_front(total, pair / valid, pair % valid, |c| {
+            for first in 0..valid {
+                table.for_each_in_front(total, first, |c| {
                     let mut words = [0u32; TUPLE_WORDS];
                     for (t, &code) in c.iter().enumerate() {
                         words[t / 2] |= u32::from(code) << (16 * (t % 2));
