@@ -4,17 +4,20 @@
 // attached length, so they read only earlier wavefronts.
 //
 // A leg is coded 3h + phi (phi: 0 no arc, 1 in, 2 out; 0 = detached). As in
-// src/arrows/spider.rs, a state is stored once per distinct leg code x, at
-// status * per_status + rank(other codes) * codes + x, where the rank of the sorted other codes
-// is sum_t terms[t][code_t]: a leg's options are one row, read in order.
+// src/arrows/spider.rs (Rows), a state is stored once per distinct attached leg x, at
+// row(status, other codes) + x, rows numbered by the multiset rank sum_t terms[t][code_t] of the
+// other codes (for a centre with an arc, of those after the detached leg's leading 0): a leg's
+// options are one row, read in order.
 
 struct Params {
     legs: u32,
     // Tuples in this wavefront.
     count: u32,
-    per_status: u32,
-    // Codes per leg: 3 h_max + 3.
+    // Codes per leg, 3 h_max + 3: entries per row.
     codes: u32,
+    // Entries of the centre-n block; the i and o blocks of io_block entries follow.
+    n_block: u32,
+    io_block: u32,
 }
 
 @group(0) @binding(0) var<uniform> params: Params;
@@ -100,13 +103,25 @@ fn degenerate(s: u32, codes: array<u32, 6>) -> u32 {
     return UNKNOWN;
 }
 
-// The first entry of the row of `others` (legs - 1 sorted codes) under status s.
+// The first entry of the row of `others` (legs - 1 sorted codes) under status s; for i and o,
+// others[0] is the detached leg's 0 and the rank starts after it.
 fn row(s: u32, others: array<u32, 6>) -> u32 {
-    var at = 0u;
-    for (var t = 0u; t + 1u < params.legs; t++) {
-        at += terms[t * params.codes + others[t]];
+    var first = 0u;
+    var start = 0u;
+    if s != N {
+        first = 1u;
+        start = params.n_block + (s - 1u) * params.io_block;
     }
-    return s * params.per_status + at * params.codes;
+    var rank = 0u;
+    for (var t = first; t + 1u < params.legs; t++) {
+        rank += terms[(t - first) * params.codes + others[t]];
+    }
+    return start + rank * params.codes;
+}
+
+// Where a state (sorted codes) is looked up: the row of all but the largest code.
+fn index(s: u32, codes: array<u32, 6>) -> u32 {
+    return row(s, codes) + codes[params.legs - 1u];
 }
 
 // The sorted codes without the leg at `slot`, behind a 0 (that leg detached).
@@ -173,7 +188,7 @@ fn state_value(s: u32, codes: array<u32, 6>) -> u32 {
             let s2 = times(s, delta);
             var g = degenerate(s2, d);
             if g == UNKNOWN {
-                g = values[row(s2, others)] - 1u;
+                g = values[index(s2, d)] - 1u;
             }
             insert(rho(h - 1u, delta, phi) ^ g);
         }
@@ -205,9 +220,9 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
         // A centre with an arc has a detached leg, sorted first.
         if (s == N || codes[0] == 0u) && degenerate(s, codes) == UNKNOWN {
             let g = state_value(s, codes) + 1u;
-            // Stored in the row of each distinct leg.
+            // Stored in the row of each distinct attached leg.
             for (var slot = 0u; slot < params.legs; slot++) {
-                if slot == 0u || codes[slot - 1u] != codes[slot] {
+                if codes[slot] != 0u && (slot == 0u || codes[slot - 1u] != codes[slot]) {
                     values[row(s, others_of(detached(codes, slot))) + codes[slot]] = g;
                 }
             }

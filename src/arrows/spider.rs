@@ -65,12 +65,8 @@ fn binomial(n: u64, k: u64) -> u64 {
 
 /// How a state's leg codes become a table index.
 enum Indexing {
-    /// Legs are interchangeable (every spider with legs up to a bound). A state is stored once
-    /// per distinct leg code `x`, at `rank(the other codes, sorted) * codes + x`, the rank
-    /// of a multiset of `legs - 1` codes being `sum_t terms[t][c_t]`, `terms[t][c] =
-    /// C(c + t, t + 1)`: the options on one leg, which change only its code, are then
-    /// consecutive entries (read as a stream, not scattered). Lookups use `x` = the largest.
-    Multiset { codes: u64, terms: Vec<Vec<u64>> },
+    /// Legs are interchangeable (every spider with legs up to a bound), in rows.
+    Multiset(Rows),
     /// Leg `t` stays in slot `t` with at most `radix[t]` codes (one family with a growing leg).
     Slots { radix: Vec<u64> },
 }
@@ -90,13 +86,10 @@ impl SpiderTable {
         Self::entries_for(legs, h_max).saturating_mul(2)
     }
 
-    /// Entries of the table for every `legs`-leg spider with legs up to `h_max`: for each of
-    /// 3 statuses, a row of all codes per multiset of `legs - 1` codes.
+    /// Entries of the table for every `legs`-leg spider with legs up to `h_max`.
     fn entries_for(legs: usize, h_max: usize) -> u64 {
-        let codes = 3 * h_max as u64 + 3;
-        binomial(codes + legs as u64 - 2, legs as u64 - 1)
-            .saturating_mul(codes)
-            .saturating_mul(3)
+        let (n_block, io_block) = Rows::blocks(legs, 3 * h_max as u64 + 3);
+        n_block.saturating_add(io_block.saturating_mul(2))
     }
 
     /// Bytes a table for the spiders `S(x_1, ..., x_k)` with each `x_t <= bounds[t]` needs.
@@ -113,13 +106,9 @@ impl SpiderTable {
             h_max <= MAX_LEG && legs * h_max <= 3 * MAX_LEG,
             "legs up to {h_max}"
         );
-        let codes = 3 * h_max as u64 + 3;
-        let terms = (0..legs as u64 - 1)
-            .map(|t| (0..codes).map(|c| binomial(c + t, t + 1)).collect())
-            .collect();
         SpiderTable {
             legs,
-            indexing: Indexing::Multiset { codes, terms },
+            indexing: Indexing::Multiset(Rows::new(legs, h_max)),
             values: (0..Self::entries_for(legs, h_max))
                 .map(|_| AtomicU16::new(UNKNOWN))
                 .collect(),
@@ -140,17 +129,11 @@ impl SpiderTable {
         }
     }
 
-    /// Where a state is (codes sorted in multiset mode), after the status.
+    /// Where a state is (codes sorted in multiset mode).
     fn index(&self, s: Status, codes: &[u16]) -> usize {
         let per_status = self.values.len() / 3;
         let rank: u64 = match &self.indexing {
-            Indexing::Multiset {
-                codes: width,
-                terms,
-            } => {
-                let (last, others) = codes.split_last().expect("legs");
-                multiset_rank(terms, others) * width + u64::from(*last)
-            }
+            Indexing::Multiset(rows) => return rows.index(s, codes),
             Indexing::Slots { radix } => codes
                 .iter()
                 .zip(radix)
@@ -176,7 +159,7 @@ impl SpiderTable {
         if let Some(g) = degenerate(s, codes) {
             return g;
         }
-        let interchangeable = matches!(self.indexing, Indexing::Multiset { .. });
+        let interchangeable = matches!(self.indexing, Indexing::Multiset(_));
         let mut key = [0u16; MAX_LEGS];
         let key = &mut key[..codes.len()];
         key.copy_from_slice(codes);
@@ -198,13 +181,8 @@ impl SpiderTable {
     /// length (every move lowers it), each wavefront on all cores; `progress` gets the leg
     /// tuples of each finished wavefront (of [`Self::tuples`] in all).
     pub fn fill(&mut self, mut progress: impl FnMut(u64)) {
-        let Indexing::Multiset { codes, terms } = &self.indexing else {
+        let Indexing::Multiset(rows) = &self.indexing else {
             panic!("fill is for multiset tables");
-        };
-        let rows = Rows {
-            terms,
-            width: *codes as usize,
-            per_status: self.values.len() / 3,
         };
         let table = &*self;
         for total in 0..=self.legs * self.h_max() {
@@ -232,14 +210,12 @@ impl SpiderTable {
         self.values.len() as u64
     }
 
-    /// What the GPU kernel needs of a multiset table: legs, codes per leg, and the rank terms
-    /// flattened (`terms[t * codes + c]`; the caller keeps indices below 2^32).
-    pub(super) fn gpu_terms(&self) -> (u32, u32, Vec<u32>) {
-        let Indexing::Multiset { codes, terms } = &self.indexing else {
+    /// The layout of a multiset table, for the GPU kernel.
+    pub(super) fn rows(&self) -> &Rows {
+        let Indexing::Multiset(rows) = &self.indexing else {
             panic!("the GPU fills multiset tables");
         };
-        let flat = terms.iter().flatten().map(|&t| t as u32).collect();
-        (self.legs as u32, *codes as u32, flat)
+        rows
     }
 
     /// Overwrites every entry from the GPU's table, which holds each stored value plus one
@@ -268,7 +244,7 @@ impl SpiderTable {
     /// Longest leg of a multiset table.
     pub(super) fn h_max(&self) -> usize {
         match &self.indexing {
-            Indexing::Multiset { codes, .. } => (codes / 3 - 1) as usize,
+            Indexing::Multiset(rows) => rows.width / 3 - 1,
             Indexing::Slots { .. } => unreachable!("slot tables have per-leg bounds"),
         }
     }
@@ -353,33 +329,68 @@ fn needs_options(s: Status, codes: &[u16]) -> bool {
     (s == Status::N || codes[0] == 0) && degenerate(s, codes).is_none()
 }
 
-/// The rank of a sorted multiset of codes.
-fn multiset_rank(terms: &[Vec<u64>], codes: &[u16]) -> u64 {
-    codes
-        .iter()
-        .zip(terms)
-        .map(|(&c, row)| row[usize::from(c)])
-        .sum()
+/// The layout of a multiset table (every spider with legs up to a bound). A state is stored
+/// once per distinct attached leg `x`, at `row(s, others) + x` where `others` are its other
+/// codes, sorted: the options on one leg, which change only its code, are one row read in
+/// order rather than entries scattered over the table. Lookups use `x` = the largest code.
+///
+/// Rows are numbered by multiset rank, `sum_t terms[t][c_t]` with `terms[t][c] =
+/// C(c + t, t + 1)`: a centre-n row by its `legs - 1` other codes; a centre with an arc has a
+/// detached leg (code 0, sorted first), so an i or o row needs only the `legs - 2` after it,
+/// and those blocks are a small fraction of the table.
+pub(super) struct Rows {
+    legs: usize,
+    /// Entries per row: every code `0..3 h_max + 3`.
+    pub(super) width: usize,
+    pub(super) terms: Vec<Vec<u64>>,
+    /// Entries of the n block; an i block and an o block of `io_block` entries follow.
+    pub(super) n_block: usize,
+    pub(super) io_block: usize,
 }
 
-/// The rows of a multiset table for the bottom-up fill: a state's options on one leg are the
-/// row of its other legs, read in order.
-struct Rows<'a> {
-    terms: &'a [Vec<u64>],
-    /// Entries per row: every code.
-    width: usize,
-    per_status: usize,
-}
+impl Rows {
+    fn new(legs: usize, h_max: usize) -> Self {
+        let width = 3 * h_max as u64 + 3;
+        let (n_block, io_block) = Self::blocks(legs, width);
+        Rows {
+            legs,
+            width: width as usize,
+            terms: (0..legs as u64 - 1)
+                .map(|t| (0..width).map(|c| binomial(c + t, t + 1)).collect())
+                .collect(),
+            n_block: n_block as usize,
+            io_block: io_block as usize,
+        }
+    }
 
-impl Rows<'_> {
-    /// The first entry of the row of `others` (sorted) under status `s`.
+    /// Entries of the n block and of each of the i and o blocks.
+    fn blocks(legs: usize, width: u64) -> (u64, u64) {
+        let rows = |others: u64| binomial(width + others - 1, others).saturating_mul(width);
+        (rows(legs as u64 - 1), rows(legs as u64 - 2))
+    }
+
+    /// The first entry of the row of `others` (the `legs - 1` other codes, sorted) under
+    /// status `s`; for i and o, `others[0]` is the detached leg's 0.
     fn row(&self, s: Status, others: &[u16]) -> usize {
-        let block = match s {
-            Status::N => 0,
-            Status::I => 1,
-            _ => 2,
+        let rank = |codes: &[u16]| -> usize {
+            codes
+                .iter()
+                .zip(&self.terms)
+                .map(|(&c, row)| row[usize::from(c)] as usize)
+                .sum()
         };
-        block * self.per_status + multiset_rank(self.terms, others) as usize * self.width
+        match s {
+            Status::N => rank(others) * self.width,
+            Status::I => self.n_block + rank(&others[1..]) * self.width,
+            _ => self.n_block + self.io_block + rank(&others[1..]) * self.width,
+        }
+    }
+
+    /// Where a state (codes sorted) is looked up.
+    fn index(&self, s: Status, codes: &[u16]) -> usize {
+        debug_assert_eq!(codes.len(), self.legs);
+        let (last, others) = codes.split_last().expect("legs");
+        self.row(s, others) + usize::from(*last)
     }
 
     /// Calls `visit` with each distinct slot of a sorted state and the other codes (sorted,
@@ -397,11 +408,13 @@ impl Rows<'_> {
         }
     }
 
-    /// Stores a state's value in the row of each of its distinct legs.
+    /// Stores a state's value in the row of each of its distinct attached legs.
     fn store(&self, table: &SpiderTable, s: Status, codes: &[u16], g: u16) {
         Self::each_leg(codes, |slot, detached| {
-            let at = self.row(s, &detached[1..]) + usize::from(codes[slot]);
-            table.values[at].store(g, Relaxed);
+            if codes[slot] != 0 {
+                let at = self.row(s, &detached[1..]) + usize::from(codes[slot]);
+                table.values[at].store(g, Relaxed);
+            }
         });
     }
 
@@ -422,7 +435,7 @@ impl Rows<'_> {
                 }
                 let s2 = times(s, delta);
                 let g = degenerate(s2, detached)
-                    .unwrap_or_else(|| table.values[self.row(s2, others)].load(Relaxed));
+                    .unwrap_or_else(|| table.values[self.index(s2, detached)].load(Relaxed));
                 seen.insert(u32::from(rho(h - 1, delta, phi) ^ g));
             }
             // j >= 2: the leg's code becomes 3(j - 1) + delta, an entry of the same row.

@@ -17,8 +17,10 @@ const MAX_VALUE: u64 = 2047;
 struct Params {
     legs: u32,
     count: u32,
-    per_status: u32,
     codes: u32,
+    n_block: u32,
+    io_block: u32,
+    _pad: [u32; 3],
 }
 
 /// How a multiset table gets its values.
@@ -81,7 +83,8 @@ impl<'a> SpiderGpu<'a> {
                 limit,
             });
         }
-        let (legs, codes, terms) = table.gpu_terms();
+        let rows = table.rows();
+        let terms: Vec<u32> = rows.terms.iter().flatten().map(|&t| t as u32).collect();
         let storage = wgpu::BufferUsages::STORAGE;
         let copy = wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::COPY_SRC;
         let terms = ctx.buffer_init("arrows terms", bytemuck::cast_slice(&terms), storage);
@@ -132,10 +135,12 @@ impl<'a> SpiderGpu<'a> {
             }
             let (buffer, bind_group, _) = tuples.as_ref().expect("made above");
             let p = Params {
-                legs,
+                legs: table.legs as u32,
                 count: count as u32,
-                per_status: (entries / 3) as u32,
-                codes,
+                codes: rows.width as u32,
+                n_block: rows.n_block as u32,
+                io_block: rows.io_block as u32,
+                _pad: [0; 3],
             };
             ctx.queue.write_buffer(&params, 0, bytemuck::bytes_of(&p));
             ctx.queue
