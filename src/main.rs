@@ -660,6 +660,16 @@ fn census_command(args: ArrowsCensusArgs) -> Result<()> {
             }
         }
     }
+    // Open question 4 of the spec: the smallest tree of each value.
+    let mut seen = std::collections::BTreeMap::new();
+    for r in &rows {
+        for (g, tree) in &r.examples {
+            seen.entry(*g).or_insert((r.n, tree));
+        }
+    }
+    for (g, (n, tree)) in seen {
+        eprintln!("g = {g} first at n = {n}: {tree}");
+    }
     eprintln!("distinct components valued: {}", memo.len());
     Ok(())
 }

@@ -161,6 +161,8 @@ pub struct CensusRow {
     /// The violators as edge lists, when asked for.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub violator_trees: Vec<String>,
+    /// For each value above 1, the first tree with it (in the generator's order).
+    pub examples: BTreeMap<u32, String>,
 }
 
 /// Trees valued between two looks at the memory budget.
@@ -190,12 +192,14 @@ pub fn census(
         by_value: BTreeMap::new(),
         violators: 0,
         violator_trees: Vec::new(),
+        examples: BTreeMap::new(),
     };
     // Trees in batches from the generator, valued on all cores with one shared memo.
     let mut trees = FreeTrees::new(n).peekable();
     while trees.peek().is_some() {
         let batch: Vec<Vec<u8>> = trees.by_ref().take(BATCH).collect();
-        let valued: Vec<(u32, Option<String>)> = batch
+        // (g, violates, the edge list where a row may keep it)
+        let valued: Vec<(u32, bool, Option<String>)> = batch
             .par_iter()
             .map_init(
                 || memo.worker(),
@@ -209,16 +213,20 @@ pub fn census(
                     let g = nf.value(&forest);
                     // Parity conjecture: g = 0 exactly when m is even.
                     let violates = (g == 0) != forest.edges.len().is_multiple_of(2);
-                    (g, violates.then(|| edge_list(&tree)))
+                    let kept = (g >= 2 || (violates && list)).then(|| edge_list(&tree));
+                    (g, violates, kept)
                 },
             )
             .collect();
-        for (g, violator) in valued {
+        for (g, violates, edges) in valued {
             row.trees += 1;
             *row.by_value.entry(g).or_default() += 1;
-            if let Some(edges) = violator {
-                row.violators += 1;
-                if list {
+            row.violators += u64::from(violates);
+            if let Some(edges) = edges {
+                if g >= 2 && !row.examples.contains_key(&g) {
+                    row.examples.insert(g, edges.clone());
+                }
+                if violates && list {
                     row.violator_trees.push(edges);
                 }
             }
@@ -271,11 +279,20 @@ mod tests {
         }
     }
 
-    /// The spec's census rows (section 2.2) and Theorem 7.1(b)'s two violators at n = 15.
+    /// The spec's census rows (section 2.2), Theorem 7.1(b)'s two violators at n = 15 and
+    /// 7.1(c)'s two trees with g >= 2 at n = 17, none before.
     #[test]
     fn census_rows() {
+        let key = |s: &str| {
+            let t: Tree = s.parse().unwrap();
+            Forest {
+                status: vec![Status::N; t.n],
+                edges: t.edges,
+            }
+            .canonical()
+        };
         let mut memo = NormalForm::default();
-        for n in 1..=15 {
+        for n in 1..=17 {
             let row = census(n, &mut memo, true, u64::MAX, |_| ()).unwrap();
             assert_eq!(row.trees, A000055[n - 1]);
             let want = match n {
@@ -297,15 +314,15 @@ mod tests {
                 );
                 assert_eq!(row.by_value.len(), if n >= 4 { 2 } else { 1 }, "n = {n}");
             }
+            if n < 17 {
+                assert!(row.examples.is_empty(), "n = {n}");
+            } else {
+                assert_eq!(row.by_value.get(&2).copied(), Some(1));
+                assert_eq!(row.by_value.get(&4).copied(), Some(1));
+                assert_eq!(key(&row.examples[&2]), key("H:3,1/3/4,1"));
+                assert_eq!(key(&row.examples[&4]), key("H:5,2/1/3,1"));
+            }
             if n == 15 {
-                let key = |s: &str| {
-                    let t: Tree = s.parse().unwrap();
-                    Forest {
-                        status: vec![Status::N; t.n],
-                        edges: t.edges,
-                    }
-                    .canonical()
-                };
                 let want: HashSet<_> = ["spider:1,3,7", "spider:1,4,6"].map(key).into();
                 let got: HashSet<_> = row.violator_trees.iter().map(|s| key(s)).collect();
                 assert_eq!(got, want);
