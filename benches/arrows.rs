@@ -1,0 +1,62 @@
+//! The Game of Arrows: the spider table on each backend, as leg tuples per second, and the
+//! census of small trees through the normal form.
+//!
+//! GPU device creation and shader compilation happen outside the timer. `cargo test --benches`
+//! runs each once at this toy size; `cargo bench` measures. For legs <= 120, the census to
+//! n = 20 and the furthest runs, see `nimseq bench arrows` and BENCHMARKS.md.
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+
+use nimseq::arrows::census::census;
+use nimseq::arrows::forest::NormalForm;
+use nimseq::arrows::spider::{SpiderTable, all_spiders};
+use nimseq::arrows::spider_gpu::{SpiderFill, SpiderGpu};
+use nimseq::gpu::GpuContext;
+
+/// Every spider's value read from a table filled by `fill`.
+fn spiders(fill: &SpiderFill<'_>, h_max: usize) -> u64 {
+    let mut table = fill.table(3, h_max, |_| ()).expect("fits");
+    all_spiders(&mut table, |_, _| Ok(()))
+        .expect("no output")
+        .spiders
+}
+
+fn spider_table(c: &mut Criterion) {
+    let h_max = 30;
+    let mut group = c.benchmark_group("spider table legs<=30");
+    group.throughput(Throughput::Elements(SpiderTable::tuples(3, h_max)));
+    group.sample_size(10);
+    group.bench_function("reference (recursion)", |b| {
+        b.iter(|| spiders(&SpiderFill::Recursion, h_max))
+    });
+    group.bench_function("cpu", |b| b.iter(|| spiders(&SpiderFill::Cpu, h_max)));
+    match GpuContext::new() {
+        Ok(ctx) => {
+            let gpu = SpiderGpu::new(&ctx).expect("shader compiles");
+            group.bench_function("gpu", |b| b.iter(|| spiders(&SpiderFill::Gpu(&gpu), h_max)));
+        }
+        Err(e) => eprintln!("no GPU benchmark: {e}"),
+    }
+    group.finish();
+}
+
+fn census_small(c: &mut Criterion) {
+    let mut group = c.benchmark_group("census n<=14");
+    group.sample_size(10);
+    group.bench_function("normal form, fresh memo", |b| {
+        b.iter(|| {
+            let mut memo = NormalForm::default();
+            (1..=14)
+                .map(|n| {
+                    census(n, &mut memo, false, u64::MAX, |_| ())
+                        .expect("fits")
+                        .trees
+                })
+                .sum::<u64>()
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, spider_table, census_small);
+criterion_main!(benches);
