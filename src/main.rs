@@ -13,7 +13,7 @@ use cli::{
     KcrossCommand, PlotView, PposArgs, ScanArgs, SeqArgs, SeqFormat, SubCommand, SurveyArgs,
     TableFormat,
 };
-use nimseq::bench::{BenchTable, time_kcross, time_peer, time_scan};
+use nimseq::bench::{BenchRow, BenchTable, time_kcross, time_peer, time_scan};
 use nimseq::gpu::GpuContext;
 use nimseq::kcross;
 use nimseq::kcross::gpu::KcrossGpu;
@@ -177,26 +177,17 @@ fn run(cli: Cli) -> Result<()> {
         }
         Command::Bench(BenchCommand::Kcross(args)) => {
             let (k, n) = (args.k as usize, args.n_max);
-            let mut rows = Vec::new();
             eprintln!("timing G([n]) for n <= {n}, k = {k}");
-            if args.reference {
-                rows.push(time_kcross(k, n, &KcrossBackend::Reference, "reference")?);
-            }
-            let threads = rayon::current_num_threads();
-            let cpu = format!("cpu ({threads} threads)");
-            rows.push(time_kcross(k, n, &KcrossBackend::Cpu, &cpu)?);
-            if let Some(ctx) = bench_gpu(args.no_gpu) {
-                let gpu = KcrossGpu::new(&ctx)?;
-                let label = format!("gpu {}", ctx.info.name);
-                rows.push(time_kcross(k, n, &KcrossBackend::Gpu(&gpu), &label)?);
-                println!("gpu: {}", ctx.describe());
-            }
-            let table = BenchTable {
-                unit: "states",
-                rows,
-            };
-            println!("{table}");
-            Ok(())
+            bench_backends("states", args.reference, args.no_gpu, |backend, label| {
+                Ok(match backend {
+                    Timed::Reference => time_kcross(k, n, &KcrossBackend::Reference, label)?,
+                    Timed::Cpu => time_kcross(k, n, &KcrossBackend::Cpu, label)?,
+                    Timed::Gpu(ctx) => {
+                        let gpu = KcrossGpu::new(ctx)?;
+                        time_kcross(k, n, &KcrossBackend::Gpu(&gpu), label)?
+                    }
+                })
+            })
         }
         Command::Bench(BenchCommand::Arrows(args)) => {
             use nimseq::arrows::spider::SpiderTable;
@@ -207,30 +198,16 @@ fn run(cli: Cli) -> Result<()> {
                 format!("the state table of {legs}-leg spiders with legs up to {h}")
             })?;
             eprintln!("timing the table of every {legs}-leg spider with legs <= {h}");
-            let mut rows = Vec::new();
-            if args.reference {
-                rows.push(time_spiders(
-                    legs,
-                    h,
-                    &SpiderFill::Recursion,
-                    "reference (recursion)",
-                )?);
-            }
-            let threads = rayon::current_num_threads();
-            let cpu = format!("cpu ({threads} threads)");
-            rows.push(time_spiders(legs, h, &SpiderFill::Cpu, &cpu)?);
-            if let Some(ctx) = bench_gpu(args.no_gpu) {
-                let gpu = SpiderGpu::new(&ctx)?;
-                let label = format!("gpu {}", ctx.info.name);
-                rows.push(time_spiders(legs, h, &SpiderFill::Gpu(&gpu), &label)?);
-                println!("gpu: {}", ctx.describe());
-            }
-            let table = BenchTable {
-                unit: "tuples",
-                rows,
-            };
-            println!("{table}");
-            Ok(())
+            bench_backends("tuples", args.reference, args.no_gpu, |backend, label| {
+                Ok(match backend {
+                    Timed::Reference => time_spiders(legs, h, &SpiderFill::Recursion, label)?,
+                    Timed::Cpu => time_spiders(legs, h, &SpiderFill::Cpu, label)?,
+                    Timed::Gpu(ctx) => {
+                        let gpu = SpiderGpu::new(ctx)?;
+                        time_spiders(legs, h, &SpiderFill::Gpu(&gpu), label)?
+                    }
+                })
+            })
         }
         Command::Bench(BenchCommand::Sub(args)) => {
             let gpu = bench_gpu(args.no_gpu);
@@ -284,6 +261,35 @@ fn within_budget(bytes: u64, budget: u64, what: impl FnOnce() -> String) -> Resu
             human_bytes(budget)
         )));
     }
+    Ok(())
+}
+
+/// A backend `bench_backends` times.
+enum Timed<'a> {
+    Reference,
+    Cpu,
+    Gpu(&'a GpuContext),
+}
+
+/// Times the reference (when asked), the CPU path and the GPU (when found, unless skipped) on
+/// the same work, and prints the rows side by side.
+fn bench_backends(
+    unit: &'static str,
+    reference: bool,
+    no_gpu: bool,
+    mut time: impl FnMut(Timed<'_>, &str) -> Result<BenchRow>,
+) -> Result<()> {
+    let mut rows = Vec::new();
+    if reference {
+        rows.push(time(Timed::Reference, "reference")?);
+    }
+    let threads = rayon::current_num_threads();
+    rows.push(time(Timed::Cpu, &format!("cpu ({threads} threads)"))?);
+    if let Some(ctx) = bench_gpu(no_gpu) {
+        rows.push(time(Timed::Gpu(&ctx), &format!("gpu {}", ctx.info.name))?);
+        println!("gpu: {}", ctx.describe());
+    }
+    println!("{}", BenchTable { unit, rows });
     Ok(())
 }
 

@@ -16,6 +16,7 @@ use serde::Serialize;
 use super::forest::Status;
 use super::forest::{Forest, NormalForm};
 use super::tree::Tree;
+use crate::memory::human_bytes;
 
 /// The unlabelled trees with `n` vertices as level sequences (depth of each vertex in preorder
 /// from a centre), each tree once.
@@ -170,7 +171,11 @@ const BATCH: usize = 8192;
 
 /// Why a census stopped.
 #[derive(Debug, thiserror::Error)]
-#[error("the component memo reached {bytes} bytes at n = {n}, over the memory budget of {budget}")]
+#[error(
+    "the component memo reached {} at n = {n}, over the memory budget of {}",
+    human_bytes(*bytes),
+    human_bytes(*budget)
+)]
 pub struct OverBudget {
     pub n: usize,
     pub bytes: u64,

@@ -97,15 +97,7 @@ pub fn describe(tree: &Tree, solver: Solver) -> Result<ArrowsReport, ReferenceEr
                 })
                 .collect();
             let g = pieces.iter().fold(0, |acc, p| acc ^ p.value);
-            let first = empty
-                .moves()
-                .into_iter()
-                .map(|(e, from, to)| FirstMove {
-                    from,
-                    to,
-                    value: nf.value(&empty.play(e, from, to)),
-                })
-                .collect();
+            let first = first_moves(&empty, |e, from, to| nf.value(&empty.play(e, from, to)));
             (g, pieces, first)
         }
         Solver::SpiderStates => {
@@ -124,15 +116,7 @@ pub fn describe(tree: &Tree, solver: Solver) -> Result<ArrowsReport, ReferenceEr
                 })
                 .collect();
             let empty = Forest::of_tree(tree);
-            let first = empty
-                .moves()
-                .into_iter()
-                .map(|(_, from, to)| FirstMove {
-                    from,
-                    to,
-                    value: by_edge[&(from, to)],
-                })
-                .collect();
+            let first = first_moves(&empty, |_, from, to| by_edge[&(from, to)]);
             // A spider with no leaf at its centre is one piece.
             let pieces = vec![Piece {
                 canonical: empty.canonical(),
@@ -152,6 +136,22 @@ pub fn describe(tree: &Tree, solver: Solver) -> Result<ArrowsReport, ReferenceEr
         pieces,
         first_moves,
     })
+}
+
+/// Every legal first move from `empty` with `value(edge, from, to)` of the position it leaves.
+fn first_moves(
+    empty: &Forest,
+    mut value: impl FnMut(usize, usize, usize) -> u32,
+) -> Vec<FirstMove> {
+    empty
+        .moves()
+        .into_iter()
+        .map(|(e, from, to)| FirstMove {
+            from,
+            to,
+            value: value(e, from, to),
+        })
+        .collect()
 }
 
 impl fmt::Display for ArrowsReport {
