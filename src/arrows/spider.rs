@@ -732,7 +732,8 @@ mod tests {
     }
 
     /// Spec 2.4 families: S(2,3,z) (z mod 2 from z = 14, Theorem 8.1), S(1,4,z) (period 8
-    /// from z = 3), S(1,2,z) = (z+1) mod 2; slot tables agree with the multiset table.
+    /// from z = 3), the periods of S(1,2j,z) for j <= 16, twins, S(1,2,z) = (z+1) mod 2; slot
+    /// tables agree with the multiset table.
     #[test]
     fn families() {
         let s23 = family(2, 3, 120);
@@ -746,6 +747,25 @@ mod tests {
             family_behaviour(&s14),
             "period 8 from z = 3 observed for z <= 60 (not proven)"
         );
+        // S(1,2j,z): least period 2^(ceil(log2 j) + 2) (Theorem 9.1), values 0 and 1.
+        for j in 2..=16usize {
+            let period = 1 << (j.next_power_of_two().trailing_zeros() + 2);
+            let values = family(1, 2 * j, 2 * j + 2 + 4 * period);
+            assert!(values.iter().all(|&g| g <= 1), "S(1,{},z)", 2 * j);
+            let said = family_behaviour(&values);
+            assert!(
+                said.starts_with(&format!("period {period} ")),
+                "j = {j}: {said}"
+            );
+        }
+        // Twins (Corollary 5.7): S(x,x,z) = z mod 2.
+        let twins = family(3, 3, 40);
+        assert!(
+            twins
+                .iter()
+                .enumerate()
+                .all(|(i, &g)| g == (i as u16 + 1) % 2)
+        );
         let s12 = family(1, 2, 40);
         assert!(
             s12.iter()
@@ -758,12 +778,28 @@ mod tests {
         }
     }
 
-    /// Spec 2.3: S(5,8,9) = 4, S(7,12,19) = 8; S(2,3,z) for z = 1..20 (spec 2.4).
+    /// Spec 2.3 and Theorem 7.3: the powers of two 1, 2, 4, ..., 32 at S(1,1,1), S(3,4,7),
+    /// S(5,8,9), S(7,12,19), S(13,44,51), S(17,90,95) (one table, legs <= 95); S(2,3,9) = 3;
+    /// S(2,3,4,5) = S(1,2,3,4) = 0; S(2,3,z) for z = 1..20 (spec 2.4).
     #[test]
     fn spot_values_and_a_family() {
+        let mut big = SpiderTable::new(3, 95);
+        big.fill(|_| ());
+        for (legs, g) in [
+            ([1, 1, 1], 1),
+            ([3, 4, 7], 2),
+            ([5, 8, 9], 4),
+            ([7, 12, 19], 8),
+            ([13, 44, 51], 16),
+            ([17, 90, 95], 32),
+            ([2, 3, 9], 3),
+        ] {
+            assert_eq!(big.spider(&legs), g, "S{legs:?}");
+        }
+        let mut four = SpiderTable::new(4, 5);
+        assert_eq!(four.spider(&[2, 3, 4, 5]), 0);
+        assert_eq!(four.spider(&[1, 2, 3, 4]), 0);
         let mut table = SpiderTable::new(3, 20);
-        assert_eq!(table.spider(&[5, 8, 9]), 4);
-        assert_eq!(table.spider(&[7, 12, 19]), 8);
         let s23: Vec<u16> = (1..=20).map(|z| table.spider(&[2, 3, z])).collect();
         assert_eq!(
             s23,
