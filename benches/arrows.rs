@@ -7,7 +7,7 @@
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
-use nimseq::arrows::census::census;
+use nimseq::arrows::census::{Valuer, census};
 use nimseq::arrows::forest::NormalForm;
 use nimseq::arrows::spider::{SpiderTable, all_spiders};
 use nimseq::arrows::spider_gpu::{SpiderFill, SpiderGpu};
@@ -48,9 +48,15 @@ fn census_small(c: &mut Criterion) {
             let mut memo = NormalForm::default();
             (1..=14)
                 .map(|n| {
-                    census(n, &mut memo, false, u64::MAX, |_| ())
-                        .expect("fits")
-                        .trees
+                    census(
+                        n,
+                        &mut Valuer::NormalForm(&mut memo),
+                        false,
+                        u64::MAX,
+                        |_| (),
+                    )
+                    .expect("fits")
+                    .trees
                 })
                 .sum::<u64>()
         })

@@ -265,6 +265,10 @@ pub struct ArrowsCensusArgs {
     /// Also print each violating tree as an edge list.
     #[arg(long)]
     pub list_violators: bool,
+    /// The normal form with one shared memo (cpu, auto), or the raw rules on each tree
+    /// (reference: the exhaustive cross-check, up to about n = 16 in minutes).
+    #[arg(long, value_enum, default_value_t = BackendChoice::Auto)]
+    pub backend: BackendChoice,
     /// Most memory the trees of one size may take, e.g. 8G [default: half the machine's memory].
     #[arg(long, value_parser = parse_bytes)]
     pub mem_budget: Option<u64>,

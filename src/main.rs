@@ -615,9 +615,20 @@ fn spiders_command(args: ArrowsSpidersArgs) -> Result<()> {
 }
 
 fn census_command(args: ArrowsCensusArgs) -> Result<()> {
-    use nimseq::arrows::census::{census, count_trees};
+    use nimseq::arrows::census::{Valuer, census, count_trees};
     let budget = budget(args.mem_budget);
     let mut memo = nimseq::arrows::forest::NormalForm::default();
+    let mut valuer = match args.backend {
+        // Each tree's raw-rules memo gets a share of the budget per thread.
+        BackendChoice::Reference => Valuer::Raw {
+            budget: budget / rayon::current_num_threads() as u64,
+        },
+        BackendChoice::Cpu | BackendChoice::Auto => Valuer::NormalForm(&mut memo),
+        BackendChoice::Gpu => bail!(BadInput(
+            "arrows census has no GPU path (spec 3.2: a CPU handles censuses well past n = 20); use --backend cpu"
+                .into()
+        )),
+    };
     let mut rows = Vec::new();
     let sizes = 1..=args.n_max as usize;
     let total = sizes
@@ -627,7 +638,7 @@ fn census_command(args: ArrowsCensusArgs) -> Result<()> {
     let bar = nimseq::output::progress_bar(total, "trees");
     for n in sizes {
         bar.set_message(format!("n = {n}"));
-        let row = census(n, &mut memo, args.list_violators, budget, |done| {
+        let row = census(n, &mut valuer, args.list_violators, budget, |done| {
             bar.inc(done)
         })
         .map_err(|e| BadInput(format!("{e}; lower --n-max or raise --mem-budget")))?;
@@ -676,6 +687,8 @@ fn census_command(args: ArrowsCensusArgs) -> Result<()> {
     for (g, (n, tree)) in seen {
         eprintln!("g = {g} first at n = {n}: {tree}");
     }
-    eprintln!("distinct components valued: {}", memo.len());
+    if let Valuer::NormalForm(memo) = valuer {
+        eprintln!("distinct components valued: {}", memo.len());
+    }
     Ok(())
 }

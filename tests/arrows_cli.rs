@@ -111,6 +111,13 @@ fn census_rows() {
     let csv = String::from_utf8_lossy(&o.stdout);
     assert!(csv.starts_with("n,trees,g=0,g=1,pc_violators\n"), "{csv}");
     assert!(csv.contains("\n12,551,273,278,0\n"), "{csv}");
+    // The raw rules on every tree give the same rows.
+    let raw = nimseq()
+        .args(["arrows", "census", "--n-max", "12", "--backend", "reference"])
+        .output()
+        .unwrap();
+    assert!(raw.status.success());
+    assert_eq!(raw.stdout, o.stdout);
     // Over the budget: one line, exit code 2.
     let o = nimseq()
         .args(["arrows", "census", "--n-max", "30", "--mem-budget", "1M"])

@@ -15,6 +15,7 @@ use serde::Serialize;
 #[cfg(test)]
 use super::forest::Status;
 use super::forest::{Forest, NormalForm};
+use super::reference::{Reference, ReferenceError};
 use super::tree::Tree;
 use crate::memory::human_bytes;
 
@@ -171,26 +172,35 @@ const BATCH: usize = 8192;
 
 /// Why a census stopped.
 #[derive(Debug, thiserror::Error)]
-#[error(
-    "the component memo reached {} at n = {n}, over the memory budget of {}",
-    human_bytes(*bytes),
-    human_bytes(*budget)
-)]
-pub struct OverBudget {
-    pub n: usize,
-    pub bytes: u64,
-    pub budget: u64,
+pub enum CensusError {
+    #[error(
+        "the component memo reached {} at n = {n}, over the memory budget of {}",
+        human_bytes(*bytes),
+        human_bytes(*budget)
+    )]
+    OverBudget { n: usize, bytes: u64, budget: u64 },
+    /// A tree the raw rules cannot take within their limits.
+    #[error(transparent)]
+    Raw(#[from] ReferenceError),
+}
+
+/// What values each tree of a census.
+pub enum Valuer<'a> {
+    /// The normal form, one memo shared by every tree and thread.
+    NormalForm(&'a mut NormalForm),
+    /// The raw rules, a fresh memo per tree (each within this many bytes): the reference sweep.
+    Raw { budget: u64 },
 }
 
 /// The census of trees with `n` vertices; `list` keeps the violators' edge lists; `progress`
-/// gets counts of trees done; the memo may grow to `budget` bytes.
+/// gets counts of trees done; the normal form's memo may grow to `budget` bytes.
 pub fn census(
     n: usize,
-    memo: &mut NormalForm,
+    valuer: &mut Valuer<'_>,
     list: bool,
     budget: u64,
     mut progress: impl FnMut(u64),
-) -> Result<CensusRow, OverBudget> {
+) -> Result<CensusRow, CensusError> {
     let mut row = CensusRow {
         n,
         trees: 0,
@@ -204,25 +214,32 @@ pub fn census(
     while trees.peek().is_some() {
         let batch: Vec<Vec<u8>> = trees.by_ref().take(BATCH).collect();
         // (g, violates, the edge list where a row may keep it)
+        let (shared, raw_budget) = match valuer {
+            Valuer::NormalForm(memo) => (Some(&**memo), 0),
+            Valuer::Raw { budget } => (None, *budget),
+        };
         let valued: Vec<(u32, bool, Option<String>)> = batch
             .par_iter()
             .map_init(
-                || memo.worker(),
-                |nf, layout| {
+                || shared.map(NormalForm::worker),
+                |nf, layout| -> Result<_, ReferenceError> {
                     let tree = Tree {
                         n,
                         edges: level_edges(layout),
                         name: String::new(),
                     };
                     let forest = Forest::of_tree(&tree);
-                    let g = nf.value(&forest);
+                    let g = match nf {
+                        Some(nf) => nf.value(&forest),
+                        None => u32::from(Reference::new(&tree, raw_budget)?.value(0)?),
+                    };
                     // Parity conjecture: g = 0 exactly when m is even.
                     let violates = (g == 0) != forest.edges.len().is_multiple_of(2);
                     let kept = (g >= 2 || (violates && list)).then(|| edge_list(&tree));
-                    (g, violates, kept)
+                    Ok((g, violates, kept))
                 },
             )
-            .collect();
+            .collect::<Result<_, _>>()?;
         for (g, violates, edges) in valued {
             row.trees += 1;
             *row.by_value.entry(g).or_default() += 1;
@@ -237,8 +254,8 @@ pub fn census(
             }
         }
         progress(batch.len() as u64);
-        if memo.bytes() > budget {
-            return Err(OverBudget {
+        if let Some(memo) = shared.filter(|memo| memo.bytes() > budget) {
+            return Err(CensusError::OverBudget {
                 n,
                 bytes: memo.bytes(),
                 budget,
@@ -298,7 +315,14 @@ mod tests {
         };
         let mut memo = NormalForm::default();
         for n in 1..=17 {
-            let row = census(n, &mut memo, true, u64::MAX, |_| ()).unwrap();
+            let row = census(
+                n,
+                &mut Valuer::NormalForm(&mut memo),
+                true,
+                u64::MAX,
+                |_| (),
+            )
+            .unwrap();
             assert_eq!(row.trees, A000055[n - 1]);
             let want = match n {
                 4 => Some((1, 1, 0)),
@@ -333,7 +357,32 @@ mod tests {
                 assert_eq!(got, want);
             }
         }
-        let over = census(12, &mut NormalForm::default(), false, 1000, |_| ());
+        let mut fresh = NormalForm::default();
+        let over = census(12, &mut Valuer::NormalForm(&mut fresh), false, 1000, |_| ());
         assert!(over.is_err(), "a 1000-byte memo budget");
+        // The reference sweep: every tree by the raw rules, the same rows.
+        let mut memo = NormalForm::default();
+        for n in 1..=13 {
+            let fast = census(
+                n,
+                &mut Valuer::NormalForm(&mut memo),
+                true,
+                u64::MAX,
+                |_| (),
+            );
+            let raw = census(
+                n,
+                &mut Valuer::Raw { budget: 1 << 30 },
+                true,
+                u64::MAX,
+                |_| (),
+            );
+            let (fast, raw) = (fast.unwrap(), raw.unwrap());
+            assert_eq!(
+                (fast.by_value, fast.violators, fast.violator_trees),
+                (raw.by_value, raw.violators, raw.violator_trees),
+                "n = {n}"
+            );
+        }
     }
 }
