@@ -113,7 +113,14 @@ fn census_rows() {
     assert!(csv.contains("\n12,551,273,278,0\n"), "{csv}");
     // The raw rules on every tree give the same rows.
     let raw = nimseq()
-        .args(["arrows", "census", "--n-max", "12", "--backend", "reference"])
+        .args([
+            "arrows",
+            "census",
+            "--n-max",
+            "12",
+            "--backend",
+            "reference",
+        ])
         .output()
         .unwrap();
     assert!(raw.status.success());
