@@ -19,7 +19,10 @@ impl MexSet {
     #[inline]
     pub fn insert(&mut self, g: u32) {
         let g = g as usize;
-        if g < INLINE {
+        // The first word alone is the hot path of most games.
+        if g < 64 {
+            self.words[0] |= 1 << g;
+        } else if g < INLINE {
             self.words[g / 64] |= 1 << (g % 64);
         } else {
             self.insert_high(g - INLINE);
@@ -38,6 +41,9 @@ impl MexSet {
     /// The least value not in the set.
     #[inline]
     pub fn mex(&self) -> u32 {
+        if self.words[0] != u64::MAX {
+            return (!self.words[0]).trailing_zeros();
+        }
         if let Some(i) = self.words.iter().position(|&w| w != u64::MAX) {
             return (i * 64) as u32 + (!self.words[i]).trailing_zeros();
         }
