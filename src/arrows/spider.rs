@@ -5,11 +5,11 @@
 //! `g(S(x_1, ..., x_k))` for every spider with legs up to `H` at once.
 //!
 //! A leg is coded `3h + phi` (`phi`: 0 no arc, 1 in, 2 out; 0 for a detached leg); a state is the
-//! centre's status (n, i or o; a free centre has a closed form) and the sorted codes, ranked as
-//! a multiset. Values are memoised in the table (`u16`: intermediate values reach the leg
-//! lengths, Theorem 4.3's nim heaps). A table for all spiders is filled bottom-up by wavefronts
-//! of equal total attached length (every move lowers it), each on all cores; a family table
-//! (legs in fixed slots) is filled on demand by recursion.
+//! centre's status (n, i or o; a free centre has a closed form) and its leg codes. Values are
+//! memoised in the table (`u16`: intermediate values reach the leg lengths, Theorem 4.3's nim
+//! heaps). A table for all spiders keeps the codes sorted, in rows (`Rows` below), and is filled
+//! bottom-up by wavefronts of equal total attached length (every move lowers it), each on all
+//! cores, or on demand by recursion; a family table (legs in fixed slots) by recursion.
 
 use std::sync::atomic::AtomicU16;
 use std::sync::atomic::Ordering::Relaxed;
