@@ -5,7 +5,7 @@ use nimseq::arrows::Tree;
 use nimseq::arrows::census::{FreeTrees, level_edges};
 use nimseq::arrows::forest::{Forest, NormalForm};
 use nimseq::arrows::reference::Reference;
-use nimseq::arrows::spider::SpiderTable;
+use nimseq::arrows::spider::{SpiderTable, each_spider};
 use nimseq::arrows::spider_gpu::SpiderGpu;
 
 use crate::common::gpu;
@@ -62,16 +62,11 @@ fn gpu_spider_tables_equal_cpu_tables_and_the_normal_form() {
             "every tuple dispatched once"
         );
         assert_eq!(on_gpu.entries(), cpu.entries(), "{legs} legs <= {h_max}");
-        let mut x = vec![1; legs];
-        loop {
-            let want = nf.value(&Forest::of_tree(&Tree::spider(&x).unwrap()));
-            assert_eq!(u32::from(on_gpu.spider(&x)), want, "S{x:?}");
-            let Some(i) = (0..legs).rev().find(|&i| x[i] < h_max) else {
-                break;
-            };
-            x[i] += 1;
-            let v = x[i];
-            x[i + 1..].fill(v);
-        }
+        each_spider(legs, h_max, |x| {
+            let want = nf.value(&Forest::of_tree(&Tree::spider(x).unwrap()));
+            assert_eq!(u32::from(on_gpu.spider(x)), want, "S{x:?}");
+            Ok::<_, ()>(())
+        })
+        .unwrap();
     }
 }

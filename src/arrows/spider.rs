@@ -616,6 +616,25 @@ pub struct SpiderSummary {
     pub values: Vec<(u16, u64, Vec<usize>)>,
 }
 
+/// Calls `visit` with every leg tuple `1 <= x_1 <= ... <= x_k <= h_max` in lexicographic
+/// order, until it returns an error.
+pub fn each_spider<E>(
+    legs: usize,
+    h_max: usize,
+    mut visit: impl FnMut(&[usize]) -> Result<(), E>,
+) -> Result<(), E> {
+    let mut x = vec![1; legs];
+    loop {
+        visit(&x)?;
+        let Some(i) = (0..legs).rev().find(|&i| x[i] < h_max) else {
+            return Ok(());
+        };
+        x[i] += 1;
+        let v = x[i];
+        x[i + 1..].fill(v);
+    }
+}
+
 /// Every spider of a filled multiset table, `1 <= x_1 <= ... <= x_k <= h_max`, in
 /// lexicographic order, passed to `row` with its value; returns the summary.
 pub fn all_spiders(
@@ -625,25 +644,19 @@ pub fn all_spiders(
     let (legs, h_max) = (table.legs, table.h_max());
     let mut found: std::collections::BTreeMap<u16, (u64, Vec<usize>)> = Default::default();
     let mut summary = SpiderSummary::default();
-    let mut x = vec![1; legs];
-    loop {
-        let g = table.spider(&x);
-        row(&x, g)?;
+    each_spider(legs, h_max, |x| {
+        let g = table.spider(x);
+        row(x, g)?;
         summary.spiders += 1;
         let m: usize = x.iter().sum();
-        let entry = found.entry(g).or_insert_with(|| (0, x.clone()));
+        let entry = found.entry(g).or_insert_with(|| (0, x.to_vec()));
         entry.0 += 1;
         let best: usize = entry.1.iter().sum();
-        if (m, &x) < (best, &entry.1) {
-            entry.1 = x.clone();
+        if (m, x) < (best, &entry.1[..]) {
+            entry.1 = x.to_vec();
         }
-        let Some(i) = (0..legs).rev().find(|&i| x[i] < h_max) else {
-            break;
-        };
-        x[i] += 1;
-        let v = x[i];
-        x[i + 1..].fill(v);
-    }
+        Ok::<_, std::io::Error>(())
+    })?;
     summary.values = found.into_iter().map(|(g, (n, x))| (g, n, x)).collect();
     Ok(summary)
 }
@@ -671,20 +684,6 @@ mod tests {
     use crate::arrows::forest::{Forest, NormalForm};
     use crate::arrows::tree::Tree;
 
-    /// Every non-decreasing leg tuple with entries `1..=h_max`.
-    fn each_spider(legs: usize, h_max: usize, mut visit: impl FnMut(&[usize])) {
-        let mut x = vec![1; legs];
-        loop {
-            visit(&x);
-            let Some(i) = (0..legs).rev().find(|&i| x[i] < h_max) else {
-                return;
-            };
-            x[i] += 1;
-            let v = x[i];
-            x[i + 1..].fill(v);
-        }
-    }
-
     /// Every 3-leg spider with legs <= 10 and every 4-leg spider with legs <= 4: the
     /// bottom-up fill, the recursion and the normal form agree (spec 2.4: the solvers agree).
     #[test]
@@ -698,7 +697,9 @@ mod tests {
                 let want = nf.value(&Forest::of_tree(&Tree::spider(x).unwrap()));
                 assert_eq!(u32::from(filled.spider(x)), want, "fill S{x:?}");
                 assert_eq!(u32::from(recursion.spider(x)), want, "recursion S{x:?}");
-            });
+                Ok::<_, ()>(())
+            })
+            .unwrap();
             // Every state the recursion reached, the fill stored alike.
             let reached = recursion.values.iter_mut().map(|v| *v.get_mut());
             for (i, (r, f)) in reached.zip(filled.values.iter_mut()).enumerate() {
