@@ -148,17 +148,17 @@ fn run(cli: Cli) -> Result<()> {
         Command::Arrows(ArrowsCommand::Spiders(args)) => spiders_command(args),
         Command::Arrows(ArrowsCommand::Value(args)) => {
             use nimseq::arrows::spider::{SpiderTable, fits_slots};
-            // Markable edges per leg: the path less the centre and the leaf.
-            let lengths_of =
-                |legs: &[Vec<usize>]| legs.iter().map(|p| p.len() - 2).collect::<Vec<_>>();
             use nimseq::arrows::value::{Solver, describe};
             let solver = match args.backend {
                 BackendChoice::Reference => Solver::Reference {
                     budget: budget(args.mem_budget),
                 },
-                BackendChoice::Cpu | BackendChoice::Auto => match args.tree.spider_legs() {
-                    Some(legs) if fits_slots(&lengths_of(&legs)) => {
-                        let lengths = lengths_of(&legs);
+                BackendChoice::Cpu | BackendChoice::Auto => match args
+                    .tree
+                    .spider_legs()
+                    .map(|legs| nimseq::arrows::Tree::leg_lengths(&legs))
+                {
+                    Some(lengths) if fits_slots(&lengths) => {
                         within_budget(
                             SpiderTable::slot_bytes(&lengths),
                             budget(args.mem_budget),

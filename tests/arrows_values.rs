@@ -25,7 +25,7 @@ fn every_small_tree_agrees_with_the_raw_rules() {
             assert_eq!(nf.value(&Forest::of_tree(&tree)), raw, "{:?}", tree.edges);
             trees += 1;
             if let Some(legs) = tree.spider_legs() {
-                let x: Vec<usize> = legs.iter().map(|p| p.len() - 2).collect();
+                let x = Tree::leg_lengths(&legs);
                 let mut sorted = x.clone();
                 sorted.sort_unstable();
                 let g = match x.len() {

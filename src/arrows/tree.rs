@@ -183,6 +183,12 @@ impl Tree {
         legs.iter().all(|p| p.len() >= 3).then_some(legs)
     }
 
+    /// The markable edges of each leg of a spider ([`Tree::spider_legs`]): its path less the
+    /// centre and the leaf.
+    pub fn leg_lengths(legs: &[Vec<usize>]) -> Vec<usize> {
+        legs.iter().map(|path| path.len() - 2).collect()
+    }
+
     /// Degree of every vertex.
     pub fn degrees(&self) -> Vec<usize> {
         let mut d = vec![0; self.n];

@@ -102,7 +102,7 @@ pub fn describe(tree: &Tree, solver: Solver) -> Result<ArrowsReport, ReferenceEr
         }
         Solver::SpiderStates => {
             let legs = tree.spider_legs().expect("a spider");
-            let lengths: Vec<usize> = legs.iter().map(|p| p.len() - 2).collect();
+            let lengths = Tree::leg_lengths(&legs);
             let total = lengths.iter().sum();
             let (g, options) = on_deep_stack(total, move || spider_and_first_moves(&lengths));
             // Each leg move as the edge it orients, listed in the normal form's order.
