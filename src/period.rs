@@ -94,15 +94,33 @@ impl CandidateWatch {
 
     /// The least period and the pre-period, once the prefix `seq` proves `p`.
     pub fn check<S: ShiftCompare + ?Sized>(&mut self, seq: &S, window: usize) -> Option<Period> {
-        let len = seq.known_len();
-        if len < self.next_check {
+        if seq.known_len() < self.next_check {
             return None;
         }
-        let hi = len - self.p;
-        if let Some(x) = seq.last_mismatch(self.checked_hi, hi, self.p) {
-            self.clean_lo = x + 1;
+        self.observe(seq, seq.known_len(), None);
+        self.prove(seq, window)
+    }
+
+    /// Takes in a comparison the caller made of the newest values: `s(x) = s(x + p)` for every
+    /// `x` in `[from, len - p)` but `last`, the last one that differs, if any. What lies between
+    /// the values compared so far and `from` is compared here (only when `last` is `None`: a
+    /// mismatch in the newest values makes older ones irrelevant).
+    pub fn observe<S: ShiftCompare + ?Sized>(&mut self, seq: &S, from: usize, last: Option<usize>) {
+        let hi = seq.known_len().saturating_sub(self.p);
+        let last = last.or_else(|| {
+            (self.checked_hi < from)
+                .then(|| seq.last_mismatch(self.checked_hi, from.min(hi), self.p))?
+        });
+        if let Some(x) = last {
+            self.clean_lo = self.clean_lo.max(x + 1);
         }
-        self.checked_hi = hi;
+        self.checked_hi = self.checked_hi.max(hi);
+    }
+
+    /// The least period and the pre-period if the values observed so far prove `p` (the top
+    /// `window` of them repeat `p` earlier); else `None`, and [`Self::next_check`] says when to
+    /// ask again.
+    pub fn prove<S: ShiftCompare + ?Sized>(&mut self, seq: &S, window: usize) -> Option<Period> {
         if self.checked_hi - self.clean_lo < window {
             self.next_check = self.clean_lo + window + self.p;
             return None;
@@ -144,10 +162,17 @@ pub fn certify<S: ShiftCompare + ?Sized>(
         }
     })?;
     let period = least_period(seq, window, found);
-    let preperiod = seq
-        .last_mismatch(0, len - period, period)
-        .map_or(0, |x| x + 1);
-    Some(Period { period, preperiod })
+    Some(Period {
+        period,
+        preperiod: preperiod(seq, period),
+    })
+}
+
+/// The pre-period of `seq`, given that `period` is a proved eventual period of it (any one: the
+/// pre-period does not depend on which).
+pub fn preperiod<S: ShiftCompare + ?Sized>(seq: &S, period: usize) -> usize {
+    seq.last_mismatch(0, seq.known_len() - period, period)
+        .map_or(0, |x| x + 1)
 }
 
 /// Full periods an [`observed`] period must show within the range.
@@ -275,6 +300,34 @@ mod tests {
             })
         );
         assert_eq!(proved[13], certify(&s[..14], 3, [], true));
+    }
+
+    #[test]
+    fn observe_takes_in_the_callers_comparisons_and_fills_gaps() {
+        // Mismatches at shift 6: x = 2 (s(2) = 7 vs s(8)), x = 4 (s(4) = 8 vs s(10)).
+        let mut s = vec![9u8, 9, 7, 9, 8];
+        s.extend([0, 1, 2].iter().cycle().take(40));
+        let mut watch = CandidateWatch::new(6, 5);
+        // The caller compared x in [20, 24) (len 30) and saw no mismatch: the gap [0, 20) is
+        // compared here, and its last mismatch found.
+        watch.observe(&s[..30], 20, None);
+        assert_eq!(watch.prove(&s[..30], 5).map(|p| p.preperiod), Some(5));
+        // A mismatch the caller reports in the newest values is taken as the last one, without
+        // looking below it, and never lowers what is known.
+        let mut watch = CandidateWatch::new(6, 5);
+        watch.observe(&s[..12], 0, Some(4));
+        assert_eq!(watch.prove(&s[..12], 5), None);
+        assert_eq!(watch.next_check(), 5 + 5 + 6);
+        watch.observe(&s[..14], 6, Some(3));
+        assert_eq!(watch.prove(&s[..14], 5), None);
+        watch.observe(&s[..25], 14, None);
+        assert_eq!(
+            watch.prove(&s[..25], 5),
+            Some(Period {
+                period: 3,
+                preperiod: 5
+            })
+        );
     }
 
     #[test]

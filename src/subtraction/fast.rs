@@ -4,8 +4,11 @@
 //! Each ruleset pays only for its own length. For a few candidate periods `P` (the pair sums
 //! `s_i + s_j`: by Ward's conjecture, spec section 4 item 5, the nim period divides one of them,
 //! true for every triple with `c <= 250`; and for the additive triple `c = a + b` the period of
-//! Theorem 34) a [`CandidateWatch`] compares new values with those `P` earlier, so the moment the
-//! top `c` values repeat is seen within one word of 64 values, and the pre-period with it.
+//! Theorem 34) a [`CandidateWatch`] records where new values differ from those `P` earlier, so
+//! the moment the top `c` values repeat is seen within one word of 64 values, and the pre-period
+//! with it. One candidate at a time is the guess each new word starts from
+//! ([`Planes::push_word`]): where it holds, the word costs one pass and its comparison comes
+//! free; where it breaks, the next candidate takes over and first compares what it missed.
 //! Candidates are only hints: a period counts only once the window comparison proves it, and the
 //! least period is then the least divisor that matches ([`crate::period`]). A full search over
 //! every `p` runs from a length on (for triples the empirical envelope `c^2/2 + c + 64` of spec
@@ -14,12 +17,12 @@
 
 use rayon::prelude::*;
 
-use super::planes::{Moves, Planes};
+use super::planes::{Moves, Planes, Shifted};
 use super::ruleset::Ruleset;
 use super::solution::{NotCertified, Solution};
 use super::theory;
 use super::triple::Triple;
-use crate::period::{CandidateWatch, certify, least_period};
+use crate::period::{CandidateWatch, certify, least_period, preperiod};
 
 /// A reusable workspace: one per thread.
 #[derive(Default)]
@@ -31,8 +34,8 @@ pub struct FastSolver {
 /// A candidate period `P` under watch.
 struct Candidate {
     watch: CandidateWatch,
-    /// The P-positions of `[outcomes_clean_from, len)` repeat those `P` earlier.
-    outcomes_clean_from: usize,
+    /// Where the values `P` back from the newest word are.
+    back: Shifted,
 }
 
 /// Sets with more moves than this get no candidate periods, only the full search.
@@ -94,53 +97,50 @@ impl FastSolver {
     fn solve_moves<M: Moves>(&mut self, moves: M, max_len: usize) -> Option<Solution> {
         let slice = moves.as_slice();
         let c = *slice.last().expect("non-empty set") as usize;
-        self.set_candidates(slice);
         self.planes.reset(slice);
+        self.set_candidates(slice);
         let mut full_search_at = if slice.len() == 3 {
             c * c / 2 + c + 64
         } else {
             4 * c + 64
         };
+        // The candidate each word starts from: the one whose values repeat furthest down.
+        let mut guess = 0;
         loop {
-            self.planes.push_word(moves);
+            let at = self.candidates.get(guess).map(|g| g.back);
+            let diff = self.planes.push_word(moves, at.as_ref());
             let len = self.planes.known_len();
             let planes = &self.planes;
-            // The nim period and pre-period, and the outcome pre-period if already known.
             let mut proved = None;
-            for Candidate {
-                watch,
-                outcomes_clean_from: clean,
-            } in &mut self.candidates
-            {
-                // A proof needs the top c values to repeat, P-positions first: watching those
-                // costs one extraction a word, and gates the full comparison.
-                if let Some(y) = planes.newest_outcome_mismatch(watch.p) {
-                    *clean = y + 1;
-                }
-                if proved.is_none() && *clean + c <= len && len >= watch.next_check() {
-                    // P is an outcome period too; the outcome pre-period does not depend on
-                    // which outcome period measures it.
-                    proved = watch
-                        .check(planes, c)
-                        .map(|nim| (nim, Some(clean.saturating_sub(watch.p))));
+            if let Some(Candidate { watch, .. }) = self.candidates.get_mut(guess) {
+                // push_word compared the newest word with the guess: watching it costs nothing
+                // more. A guess that breaks takes in its mismatch and hands over to the next
+                // candidate, which catches up (compares what it missed) once it holds a word.
+                let from = (len - 64).saturating_sub(watch.p);
+                if diff == 0 {
+                    watch.observe(planes, from, None);
+                    if len >= watch.next_check() {
+                        proved = watch.prove(planes, c);
+                    }
+                } else {
+                    let y = len - 1 - diff.leading_zeros() as usize;
+                    watch.observe(planes, from, Some(y - watch.p));
+                    guess = (guess + 1) % self.candidates.len();
                 }
             }
             if len >= full_search_at {
                 full_search_at = 2 * len;
-                proved = proved.or_else(|| certify(planes, c, [], true).map(|nim| (nim, None)));
+                proved = proved.or_else(|| certify(planes, c, [], true));
             }
-            if let Some((nim, outcome_preperiod)) = proved {
+            if let Some(nim) = proved {
+                // The nim period is an outcome period, and the outcome pre-period does not
+                // depend on which outcome period measures it.
                 let outcomes = planes.outcomes();
-                let outcome_preperiod = outcome_preperiod.unwrap_or_else(|| {
-                    certify(&outcomes, c, [nim.period], false)
-                        .expect("a nim period is an outcome period, proved by the same window")
-                        .preperiod
-                });
                 return Some(Solution {
                     period: nim.period,
                     preperiod: nim.preperiod,
                     outcome_period: least_period(&outcomes, c, nim.period),
-                    outcome_preperiod,
+                    outcome_preperiod: preperiod(&outcomes, nim.period),
                     checked_len: len,
                 });
             }
@@ -162,7 +162,7 @@ impl FastSolver {
             if !self.candidates.iter().any(|t| t.watch.p == p) {
                 self.candidates.push(Candidate {
                     watch: CandidateWatch::new(p, c),
-                    outcomes_clean_from: 0,
+                    back: self.planes.shifted(p),
                 });
             }
         };

@@ -108,33 +108,42 @@ impl Planes {
     /// Computes positions up to at least `target`, in whole words.
     pub fn extend<M: Moves>(&mut self, moves: M, target: usize) {
         while self.len < target {
-            self.push_word(moves);
+            self.push_word(moves, None);
         }
     }
 
-    /// Computes the next 64 positions.
+    /// Computes the next 64 positions. `guess`, a shift that likely repeats the sequence here
+    /// (a candidate period), is where the word starts from: a right guess takes one pass instead
+    /// of `64 / min S` (the result never depends on it). Returns the positions `y` of the new
+    /// word (bit `y % 64`, only `y >= shift`) with `G(y) != G(y - shift)`; 0 without a guess.
     #[inline(always)]
-    pub fn push_word<M: Moves>(&mut self, moves: M) {
+    pub fn push_word<M: Moves>(&mut self, moves: M, guess: Option<&Shifted>) -> u64 {
         // Moves are sorted: the first `near` are below 64 and read this word as it fills. A
         // constant count lets the compiler unroll every loop over the moves (for triples).
         let near = moves.as_slice().iter().take_while(|&&s| s < 64).count();
         match near {
-            0 => self.push_word_near::<M, 0>(moves, 0),
-            1 => self.push_word_near::<M, 1>(moves, 1),
-            2 => self.push_word_near::<M, 2>(moves, 2),
-            3 => self.push_word_near::<M, 3>(moves, 3),
-            _ => self.push_word_near::<M, ANY_NEAR>(moves, near),
+            0 => self.push_word_near::<M, 0>(moves, 0, guess),
+            1 => self.push_word_near::<M, 1>(moves, 1, guess),
+            2 => self.push_word_near::<M, 2>(moves, 2, guess),
+            3 => self.push_word_near::<M, 3>(moves, 3, guess),
+            _ => self.push_word_near::<M, ANY_NEAR>(moves, near, guess),
         }
     }
 
     /// [`Self::push_word`] for `near` moves below 64, that number fixed unless `NEAR` is
     /// `ANY_NEAR`.
     #[inline(always)]
-    fn push_word_near<M: Moves, const NEAR: usize>(&mut self, moves: M, near: usize) {
+    fn push_word_near<M: Moves, const NEAR: usize>(
+        &mut self,
+        moves: M,
+        near: usize,
+        guess: Option<&Shifted>,
+    ) -> u64 {
         let near = if NEAR == ANY_NEAR { near } else { NEAR };
-        // Per plane: options this word gets from finished words, and the word being computed.
-        let (mut fixed, mut cur) = (moves.words(), moves.words());
-        let (fixed, cur) = (fixed.as_mut(), cur.as_mut());
+        // Per plane: options this word gets from finished words, the word being computed, and
+        // the guess it started from.
+        let (mut fixed, mut cur, mut start) = (moves.words(), moves.words(), moves.words());
+        let (fixed, cur, start) = (fixed.as_mut(), cur.as_mut(), start.as_mut());
         let moves = moves.as_slice();
         let k = moves.len();
         debug_assert_eq!(self.k, k, "reset with the set's size first");
@@ -160,13 +169,24 @@ impl Planes {
                 .iter()
                 .fold(far_options, |acc, &s| acc | (prev >> (64 - s)));
         }
+        // A window reaching below -64 has nothing to offer (and its rows need not exist).
+        let guess = guess.filter(|g| g.shift <= self.len + 64);
+        if let Some(g) = guess {
+            for (v, word) in start.iter_mut().enumerate() {
+                *word = self.shifted_word(row, g, v);
+            }
+            cur.copy_from_slice(start);
+        }
         // Positions [x, x + a) depend only on positions below x. So computing the whole word
-        // from a partly known one makes `a` more positions final each pass, and recomputing
-        // final positions changes nothing: no masks needed.
+        // from any start makes `a` more positions final each pass, and recomputing final
+        // positions changes nothing: no masks needed. By the same induction the true word is the
+        // only one a pass leaves unchanged, so an unchanged word ends the passes: at the first
+        // one when the guess was right.
         let passes = if near == 0 { 1 } else { self.passes };
         for _ in 0..passes {
             // `below`: positions whose options hold every value below v.
             let mut below = !0u64;
+            let mut changed = 0;
             for v in 0..k {
                 // Up to three near moves without a loop: the triples' cases.
                 let c = cur[v];
@@ -178,33 +198,64 @@ impl Planes {
                     ref several => several.iter().fold(fixed[v], |acc, &s| acc | (c << s)),
                 };
                 cur[v] = below & !offered;
+                changed |= cur[v] ^ c;
                 below &= offered;
+            }
+            if changed == 0 {
+                break;
             }
         }
         self.words[row..row + k].copy_from_slice(cur);
         self.len += 64;
+        let Some(g) = guess else { return 0 };
+        if g.back == k {
+            // The window reached into this word, still zero when the guess was read.
+            for (v, word) in start.iter_mut().enumerate() {
+                *word = self.shifted_word(row, g, v);
+            }
+        }
+        let diff = (0..k).fold(0, |acc, v| acc | (cur[v] ^ start[v]));
+        diff & g.compared_bits(x0 as usize)
     }
 
-    /// The last position `y` of the newest word with `G(y) = 0` differing from `G(y - shift) = 0`
-    /// (only `y >= shift` count): one extraction, for watching candidate periods cheaply.
-    #[inline]
-    pub fn newest_outcome_mismatch(&self, shift: usize) -> Option<usize> {
-        if shift >= self.len {
+    /// Plane `v` of the window `at.shift` back from the word in row `row`.
+    #[inline(always)]
+    fn shifted_word(&self, row: usize, at: &Shifted, v: usize) -> u64 {
+        // The window [x - shift, x - shift + 64) of the word at x starts at bit `at.bit` of row
+        // `row - at.back`: 64 (row - at.back) / k - 64 pad + at.bit = x - shift.
+        debug_assert!(at.back <= row && v < self.k && row + v < self.words.len());
+        // SAFETY: callers pass an existing row whose word starts at most 64 positions after
+        // `shift` (x - shift >= -64): the window's first row is then at least the padded row
+        // pad - 1 >= 0, and the one after it at most `row`.
+        unsafe {
+            let lo = *self.words.get_unchecked(row - at.back + v);
+            let hi = *self.words.get_unchecked(row - at.back + self.k + v);
+            (lo >> at.bit) | ((hi << 1) << (63 - at.bit))
+        }
+    }
+
+    /// Where the newest word's P-positions are read `shift` earlier, computed once per shift
+    /// so that watching a candidate period costs no index arithmetic per word.
+    pub fn shifted(&self, shift: usize) -> Shifted {
+        let back_words = shift.div_ceil(64);
+        Shifted {
+            shift,
+            back: back_words * self.k,
+            bit: (back_words * 64 - shift) as u32,
+        }
+    }
+
+    /// The last position `y` of the newest word with `G(y) != G(y - shift)` (only `y >= shift`
+    /// count).
+    pub fn newest_mismatch(&self, at: &Shifted) -> Option<usize> {
+        if at.shift >= self.len {
             return None;
         }
         let base = self.len - 64;
-        let (words, k, pad) = (&self.words[..], self.k, self.pad);
-        // SAFETY: the window starts at base - shift > -64 >= -64 pad and ends below len; row
-        // pad + base/64 is the newest, and exists.
-        let diff = unsafe {
-            words.get_unchecked((pad + base / 64) * k)
-                ^ bits_at(words, k, pad, 0, base as isize - shift as isize)
-        };
-        let diff = match shift.saturating_sub(base) {
-            0 => diff,
-            n if n < 64 => diff & (!0u64 << n),
-            _ => 0,
-        };
+        let row = (self.pad + base / 64) * self.k;
+        let diff = (0..self.k).fold(0, |acc, v| {
+            acc | (self.words[row + v] ^ self.shifted_word(row, at, v))
+        }) & at.compared_bits(base);
         (diff != 0).then(|| base + 63 - diff.leading_zeros() as usize)
     }
 
@@ -232,13 +283,17 @@ impl Planes {
             "comparison outside the computed prefix"
         );
         let (words, k, pad) = (&self.words[..], self.k, self.pad);
+        // The window `shift` ahead of row r starts at bit `bit` of row r + ahead.
+        let (ahead, bit) = (shift / 64 * k, (shift % 64) as u32);
         let diff_at = |w: usize| {
+            let row = (pad + w) * k;
             (0..planes).fold(0, |acc, v| {
                 // SAFETY: 64 w < hi, so the shifted window ends below hi + shift + 64 <=
                 // len + 64: its rows, and row pad + w itself, exist (see the assert above).
                 acc | unsafe {
-                    words.get_unchecked((pad + w) * k + v)
-                        ^ bits_at(words, k, pad, v, (w * 64 + shift) as isize)
+                    let lo = *words.get_unchecked(row + ahead + v);
+                    let hi = *words.get_unchecked(row + ahead + k + v);
+                    words.get_unchecked(row + v) ^ ((lo >> bit) | ((hi << 1) << (63 - bit)))
                 }
             })
         };
@@ -269,6 +324,25 @@ impl ShiftCompare for Planes {
 
     fn last_mismatch(&self, lo: usize, hi: usize, shift: usize) -> Option<usize> {
         self.last_mismatch_in(self.k, lo, hi, shift)
+    }
+}
+
+/// A shift precomputed by [`Planes::shifted`]: the window `shift` positions back from the newest
+/// word starts `back` words before it, at bit `bit`.
+#[derive(Clone, Copy, Debug)]
+pub struct Shifted {
+    shift: usize,
+    back: usize,
+    bit: u32,
+}
+
+impl Shifted {
+    /// The bits of the word at `base` whose positions `y >= shift` have a value to compare with.
+    #[inline(always)]
+    fn compared_bits(&self, base: usize) -> u64 {
+        (!0u64)
+            .checked_shl(self.shift.saturating_sub(base) as u32)
+            .unwrap_or(0)
     }
 }
 
