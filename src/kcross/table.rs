@@ -155,19 +155,37 @@ fn value_at(layout: &Layout, words: &[AtomicU32], index: u64) -> u32 {
     layout.extract(words[w].load(Ordering::Relaxed), shift)
 }
 
-/// The mex of the options of `v`, given the table below its level.
-fn mex_of_options(
+/// [`value_at`] for a table of `BITS` bits per value (the layout's), with the slot arithmetic
+/// constant: this is the innermost read of the table build.
+#[inline(always)]
+fn value_of<const BITS: u32>(words: &[AtomicU32], index: u64) -> u32 {
+    let per_word_log2 = 5 - BITS.trailing_zeros();
+    let shift = (index as u32 & ((1 << per_word_log2) - 1)) * BITS;
+    words[(index >> per_word_log2) as usize].load(Ordering::Relaxed) >> shift & ((1 << BITS) - 1)
+}
+
+/// The mex of the options of `v`, given the table below its level (`BITS` bits per value).
+#[inline(always)]
+fn mex_of_options<const BITS: u32>(
     layout: &Layout,
     words: &[AtomicU32],
     sums: &Sums,
     v: &[u8],
 ) -> Result<u32, TableError> {
-    let mut seen = MexSet::default();
-    for i in 1..v.len() {
+    debug_assert_eq!(layout.bits, BITS);
+    let value = |i| {
         let [left, right] = sums.option(i);
-        seen.insert(value_at(layout, words, left) ^ value_at(layout, words, right));
-    }
-    let mex = seen.mex();
+        value_of::<BITS>(words, left) ^ value_of::<BITS>(words, right)
+    };
+    let mex = if BITS <= 4 {
+        // Option values are below 16: one word of flags.
+        let seen = (1..v.len()).fold(0u32, |seen, i| seen | 1 << value(i));
+        (!seen).trailing_zeros()
+    } else {
+        let mut seen = MexSet::default();
+        (1..v.len()).for_each(|i| seen.insert(value(i)));
+        seen.mex()
+    };
     if mex > layout.max_value() {
         return Err(TableError::ValueTooLarge {
             k: layout.k,
@@ -180,6 +198,20 @@ fn mex_of_options(
 
 /// Values level `e` into `words` (all lower levels done), counting states on `progress`.
 fn compute_level(
+    layout: &Layout,
+    words: &[AtomicU32],
+    e: usize,
+    progress: &indicatif::ProgressBar,
+) -> Result<(), TableError> {
+    match layout.bits {
+        2 => compute_level_in::<2>(layout, words, e, progress),
+        4 => compute_level_in::<4>(layout, words, e, progress),
+        _ => compute_level_in::<8>(layout, words, e, progress),
+    }
+}
+
+/// [`compute_level`] for a table of `BITS` bits per value.
+fn compute_level_in<const BITS: u32>(
     layout: &Layout,
     words: &[AtomicU32],
     e: usize,
@@ -204,7 +236,7 @@ fn compute_level(
                     return;
                 }
                 sums.refresh(layout, v);
-                match mex_of_options(layout, words, sums, v) {
+                match mex_of_options::<BITS>(layout, words, sums, v) {
                     Ok(g) => {
                         let (w, shift) = layout.slot(sums.rank() - first);
                         own[w] |= g << shift;
