@@ -493,6 +493,18 @@ fn kcross_command(command: KcrossCommand) -> Result<()> {
         KcrossCommand::Table(a) => (a.engine.backend, a.engine.mem_budget),
     };
     let (choice, budget) = (engine.0, budget(engine.1));
+    // Input errors first: no adapter is probed for a command that cannot run.
+    match &command {
+        KcrossCommand::Value(args) => args
+            .board
+            .check(args.k as usize)
+            .map_err(|e| BadInput(e.to_string()))?,
+        KcrossCommand::Table(args) if args.k_min > args.k_max => bail!(BadInput(format!(
+            "--k-min {} is above --k-max {}",
+            args.k_min, args.k_max
+        ))),
+        _ => {}
+    }
     let ctx = gpu_for(choice)?;
     let gpu = ctx.as_ref().map(KcrossGpu::new).transpose()?;
     let backend = match (choice, &gpu) {
@@ -517,7 +529,6 @@ fn kcross_command(command: KcrossCommand) -> Result<()> {
     let (report, format) = match command {
         KcrossCommand::Value(args) => {
             let k = args.k as usize;
-            args.board.check(k).map_err(|e| BadInput(e.to_string()))?;
             let size = match choice {
                 BackendChoice::Reference => args.board.cells.len(),
                 _ => kcross::value::table_size(&args.board, k),
@@ -550,12 +561,6 @@ fn kcross_command(command: KcrossCommand) -> Result<()> {
             (report, args.format)
         }
         KcrossCommand::Table(args) => {
-            if args.k_min > args.k_max {
-                bail!(BadInput(format!(
-                    "--k-min {} is above --k-max {}",
-                    args.k_min, args.k_max
-                )));
-            }
             let series = (args.k_min..=args.k_max)
                 .map(|k| {
                     let values = sequences::strips(&mut solver(k, args.n_max)?, args.n_max)?;
