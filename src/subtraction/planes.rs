@@ -234,8 +234,8 @@ impl Planes {
         }
     }
 
-    /// Where the newest word's P-positions are read `shift` earlier, computed once per shift
-    /// so that watching a candidate period costs no index arithmetic per word.
+    /// Where the values `shift` back from a word are, computed once per shift so that a guess
+    /// or a candidate's comparison costs no index arithmetic per word.
     pub fn shifted(&self, shift: usize) -> Shifted {
         let back_words = shift.div_ceil(64);
         Shifted {
