@@ -104,7 +104,7 @@ impl FastSolver {
         } else {
             4 * c + 64
         };
-        // The candidate each word starts from: the one whose values repeat furthest down.
+        // The candidate each word starts from (in turn, each time a guess breaks).
         let mut guess = 0;
         loop {
             let at = self.candidates.get(guess).map(|g| g.back);

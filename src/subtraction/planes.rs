@@ -245,20 +245,6 @@ impl Planes {
         }
     }
 
-    /// The last position `y` of the newest word with `G(y) != G(y - shift)` (only `y >= shift`
-    /// count).
-    pub fn newest_mismatch(&self, at: &Shifted) -> Option<usize> {
-        if at.shift >= self.len {
-            return None;
-        }
-        let base = self.len - 64;
-        let row = (self.pad + base / 64) * self.k;
-        let diff = (0..self.k).fold(0, |acc, v| {
-            acc | (self.words[row + v] ^ self.shifted_word(row, at, v))
-        }) & at.compared_bits(base);
-        (diff != 0).then(|| base + 63 - diff.leading_zeros() as usize)
-    }
-
     /// `G(x)`; callers guarantee `x < len`.
     pub fn value(&self, x: usize) -> u32 {
         let row = (self.pad + x / 64) * self.k;
