@@ -269,17 +269,13 @@ impl Planes {
             "comparison outside the computed prefix"
         );
         let (words, k, pad) = (&self.words[..], self.k, self.pad);
-        // The window `shift` ahead of row r starts at bit `bit` of row r + ahead.
-        let (ahead, bit) = (shift / 64 * k, (shift % 64) as u32);
         let diff_at = |w: usize| {
-            let row = (pad + w) * k;
             (0..planes).fold(0, |acc, v| {
                 // SAFETY: 64 w < hi, so the shifted window ends below hi + shift + 64 <=
                 // len + 64: its rows, and row pad + w itself, exist (see the assert above).
                 acc | unsafe {
-                    let lo = *words.get_unchecked(row + ahead + v);
-                    let hi = *words.get_unchecked(row + ahead + k + v);
-                    words.get_unchecked(row + v) ^ ((lo >> bit) | ((hi << 1) << (63 - bit)))
+                    words.get_unchecked((pad + w) * k + v)
+                        ^ bits_at(words, k, pad, v, (w * 64 + shift) as isize)
                 }
             })
         };
