@@ -78,9 +78,10 @@ impl<'a> SpiderGpu<'a> {
         let limit = ctx.max_binding_bytes().min(4 * u64::from(u32::MAX));
         if 4 * entries > limit {
             return Err(GpuError::TooLarge {
-                what: "the spider table".into(),
+                what: "the spider table (one binding, 32-bit indices)".into(),
                 needed: 4 * entries,
                 limit,
+                unit: "bytes",
             });
         }
         let rows = table.rows();

@@ -30,12 +30,16 @@ pub enum GpuError {
     /// A result a kernel cannot hold (the CPU path has no such bound).
     #[error("{0}; use --backend cpu")]
     OutOfRange(String),
-    /// One work item needs more memory than a single binding allows.
-    #[error("{what} needs {needed} bytes in one GPU binding, but this adapter allows {limit}")]
+    /// One work item needs more than the GPU path can hold: storage beyond the adapter's
+    /// bindings, or indices beyond 32 bits.
+    #[error(
+        "{what} needs {needed} {unit}, but the GPU path allows at most {limit}; use --backend cpu"
+    )]
     TooLarge {
         what: String,
         needed: u64,
         limit: u64,
+        unit: &'static str,
     },
 }
 

@@ -47,10 +47,11 @@ impl<'a> KcrossGpu<'a> {
 
     /// Refuses a layout this device cannot hold, before allocating.
     fn check(&self, layout: &Layout) -> Result<u64, GpuError> {
-        let too_large = |what: &str, needed: u64, limit: u64| GpuError::TooLarge {
+        let too_large = |what: &str, needed: u64, limit: u64, unit| GpuError::TooLarge {
             what: what.to_string(),
             needed,
             limit,
+            unit,
         };
         let seg = self.segment_words.min(u64::from(u32::MAX));
         if layout.words() > seg * SEGMENTS || layout.words() >= u64::from(u32::MAX) {
@@ -58,6 +59,7 @@ impl<'a> KcrossGpu<'a> {
                 "the k-cross table (5 bindings)",
                 layout.bytes(),
                 4 * (seg * SEGMENTS).min(u64::from(u32::MAX)),
+                "bytes",
             ));
         }
         // Ranks are 32-bit in the shader.
@@ -66,7 +68,8 @@ impl<'a> KcrossGpu<'a> {
             return Err(too_large(
                 "one k-cross block (32-bit ranks)",
                 block,
-                1 << 32,
+                u64::from(u32::MAX) - 1,
+                "states",
             ));
         }
         Ok(seg)

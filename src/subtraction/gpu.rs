@@ -145,9 +145,10 @@ impl<'a> SubtractionGpu<'a> {
             let limit = self.ctx.max_binding_bytes();
             if ring_bytes > limit {
                 return Err(GpuError::TooLarge {
-                    what: format!("a triple with c = {c_max}"),
+                    what: format!("the value ring of a triple with c = {c_max} (one binding)"),
                     needed: ring_bytes,
                     limit,
+                    unit: "bytes",
                 });
             }
             let fit = (limit / ring_bytes).min(1 << 20) as usize;
