@@ -164,15 +164,16 @@ pub fn certify<S: ShiftCompare + ?Sized>(
     let period = least_period(seq, window, found);
     Some(Period {
         period,
-        preperiod: preperiod(seq, period),
+        preperiod: preperiod(seq, period, len),
     })
 }
 
 /// The pre-period of `seq`, given that `period` is a proved eventual period of it (any one: the
-/// pre-period does not depend on which).
-pub fn preperiod<S: ShiftCompare + ?Sized>(seq: &S, period: usize) -> usize {
-    seq.last_mismatch(0, seq.known_len() - period, period)
-        .map_or(0, |x| x + 1)
+/// pre-period does not depend on which) and that `s(x) = s(x + period)` for every `x >= bound`
+/// (so only `[0, bound)` is compared).
+pub fn preperiod<S: ShiftCompare + ?Sized>(seq: &S, period: usize, bound: usize) -> usize {
+    let hi = bound.min(seq.known_len() - period);
+    seq.last_mismatch(0, hi, period).map_or(0, |x| x + 1)
 }
 
 /// Full periods an [`observed`] period must show within the range.

@@ -134,13 +134,14 @@ impl FastSolver {
             }
             if let Some(nim) = proved {
                 // The nim period is an outcome period, and the outcome pre-period does not
-                // depend on which outcome period measures it.
+                // depend on which outcome period measures it; outcomes repeat wherever values
+                // do, so only positions below the nim pre-period are compared.
                 let outcomes = planes.outcomes();
                 return Some(Solution {
                     period: nim.period,
                     preperiod: nim.preperiod,
                     outcome_period: least_period(&outcomes, c, nim.period),
-                    outcome_preperiod: preperiod(&outcomes, nim.period),
+                    outcome_preperiod: preperiod(&outcomes, nim.period, nim.preperiod),
                     checked_len: len,
                 });
             }
