@@ -46,9 +46,10 @@ save
 for k in 3 4 5 6 7 8 9 10 11 12 13; do
     end=$((SECONDS + KCROSS_SECONDS / 11))
     if [ "$k" = 3 ]; then n=50; else n=30; fi
-    while [ $SECONDS -lt $end ]; do
+    # `timeout 0` would mean no limit: stop with less than a second left.
+    while left=$((end - SECONDS)) && [ $left -ge 1 ]; do
         start=$SECONDS
-        timeout $((end - SECONDS)) ./.dev/nimseq kcross seq --k "$k" --n-max "$n" --backend gpu \
+        timeout $left ./.dev/nimseq kcross seq --k "$k" --n-max "$n" --backend gpu \
             --mem-budget 100G >"$LOG/kcross-k$k-n$n.csv" 2>"$LOG/kcross-k$k-n$n.err"
         status=$?
         if [ $status != 0 ]; then
@@ -68,9 +69,10 @@ timeout 40 ./.dev/nimseq bench arrows --leg-max 120 2>&1 | tee "$LOG/spiders-ben
 known=" 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 26 27 28 30 32 "
 end=$((SECONDS + SPIDER_SECONDS))
 for h in 160 200 240 280 320 360 400 450 500; do
-    [ $SECONDS -lt $end ] || break
+    left=$((end - SECONDS))
+    [ $left -ge 1 ] || break
     start=$SECONDS
-    timeout $((end - SECONDS)) ./.dev/nimseq arrows spiders --leg-max "$h" --backend gpu \
+    timeout $left ./.dev/nimseq arrows spiders --leg-max "$h" --backend gpu \
         --mem-budget 100G >/dev/null 2>"$LOG/spiders-$h.txt"
     status=$?
     if [ $status != 0 ]; then
