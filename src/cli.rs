@@ -291,7 +291,8 @@ pub struct ArrowsValueArgs {
     /// (reference: up to 40 markable edges, as far as memory allows). No GPU path for one tree.
     #[arg(long, value_enum, default_value_t = BackendChoice::Auto)]
     pub backend: BackendChoice,
-    /// Most memory the raw rules' memo may take, e.g. 8G [default: half the machine's memory].
+    /// Most memory the solver's memo or table may take (raw rules, normal form, spider states),
+    /// e.g. 8G [default: half the machine's memory].
     #[arg(long, value_parser = parse_bytes)]
     pub mem_budget: Option<u64>,
     /// Text for reading, or one JSON object.

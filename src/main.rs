@@ -166,7 +166,9 @@ fn run(cli: Cli) -> Result<()> {
                         )?;
                         Solver::SpiderStates
                     }
-                    _ => Solver::NormalForm,
+                    _ => Solver::NormalForm {
+                        budget: budget(args.mem_budget),
+                    },
                 },
                 BackendChoice::Gpu => bail!(BadInput(
                     "arrows value has no GPU path (one tree is small work); use --backend cpu"

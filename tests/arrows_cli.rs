@@ -49,6 +49,27 @@ fn bad_trees_get_one_line_and_exit_code_2() {
     }
 }
 
+/// A normal-form memo past `--mem-budget` stops the run with one line and exit code 2; the same
+/// tree within the default budget is valued.
+#[test]
+fn value_over_the_memory_budget() {
+    let run = |extra: &[&str]| {
+        nimseq()
+            .args(["arrows", "value", "H:2,3/4/3,4"])
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    let o = run(&["--mem-budget", "1K"]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    assert!(err.contains("passed the memory budget of 1.0 KiB"), "{err}");
+    let o = run(&[]);
+    assert!(o.status.success());
+    assert!(String::from_utf8_lossy(&o.stdout).contains("value        0"));
+}
+
 /// The fast solvers (spider states for the spider, the normal form for the other tree) and the
 /// raw rules print the same value and first moves, and say which solver ran.
 #[test]

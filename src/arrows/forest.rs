@@ -3,8 +3,8 @@
 //! independent components once dead edges go and free vertices are cut apart.
 
 use std::sync::Arc;
-use std::sync::atomic::AtomicU64;
 use std::sync::atomic::Ordering::Relaxed;
+use std::sync::atomic::{AtomicBool, AtomicU64};
 
 use dashmap::DashMap;
 use rustc_hash::FxBuildHasher;
@@ -341,27 +341,64 @@ impl Encoder {
 
 /// Component values by canonical form, shared by every [`NormalForm`] made from one
 /// (concurrently: sharded locks).
-#[derive(Default)]
 struct Memo {
     values: DashMap<Box<[u8]>, u32, FxBuildHasher>,
     /// Bytes the keys take on the heap.
     key_bytes: AtomicU64,
+    /// Bytes the memo may take ([`NormalForm::bytes`]); past them it stops (see `over`).
+    budget: u64,
+    /// Set once the memo passed its budget: from then on every component is valued 0 at once,
+    /// so the recursion unwinds quickly, and the caller must discard what it got
+    /// ([`NormalForm::over_budget`]).
+    over: AtomicBool,
 }
 
 /// Component values, memoised by canonical form (shared across trees: pieces repeat a lot).
-#[derive(Default)]
 pub struct NormalForm {
     memo: Arc<Memo>,
     encoder: Encoder,
+    /// Components inserted since the memo's size was last looked at (that costs a pass over
+    /// its shards).
+    unchecked: u32,
+}
+
+/// Memo inserts between two looks at its size.
+const BUDGET_CHECK_EVERY: u32 = 1 << 8;
+
+impl Default for NormalForm {
+    /// A memo without a budget (callers that bound memory themselves, like the census).
+    fn default() -> Self {
+        NormalForm::within(u64::MAX)
+    }
 }
 
 impl NormalForm {
+    /// A memo that stops once it takes more than `budget` bytes.
+    pub fn within(budget: u64) -> Self {
+        NormalForm {
+            memo: Arc::new(Memo {
+                values: DashMap::default(),
+                key_bytes: AtomicU64::new(0),
+                budget,
+                over: AtomicBool::new(false),
+            }),
+            encoder: Encoder::default(),
+            unchecked: 0,
+        }
+    }
+
     /// Another solver on the same memo, with its own scratch space: one per thread.
     pub fn worker(&self) -> NormalForm {
         NormalForm {
             memo: Arc::clone(&self.memo),
             encoder: Encoder::default(),
+            unchecked: 0,
         }
+    }
+
+    /// Whether the memo passed its budget: every value computed since is meaningless.
+    pub fn over_budget(&self) -> bool {
+        self.memo.over.load(Relaxed)
     }
 
     /// `G` of a position: the XOR of its components' values (unbounded: a run of k edges is a
@@ -379,6 +416,9 @@ impl NormalForm {
         if let Some(g) = c.run_value(&degree) {
             return g;
         }
+        if self.over_budget() {
+            return 0;
+        }
         if let Some(g) = self.memo.values.get(self.encoder.canonical(c)) {
             return *g;
         }
@@ -395,6 +435,13 @@ impl NormalForm {
         let key: Box<[u8]> = self.encoder.canonical(c).into();
         self.memo.key_bytes.fetch_add(key.len() as u64, Relaxed);
         self.memo.values.insert(key, g);
+        self.unchecked += 1;
+        if self.unchecked == BUDGET_CHECK_EVERY {
+            self.unchecked = 0;
+            if self.bytes() > self.memo.budget {
+                self.memo.over.store(true, Relaxed);
+            }
+        }
         g
     }
 

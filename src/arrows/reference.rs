@@ -6,6 +6,7 @@
 use std::collections::HashMap;
 
 use super::tree::Tree;
+use crate::memory::human_bytes;
 
 /// Most markable edges: a position is a base-3 number in a `u64`.
 pub const MAX_MARKABLE: usize = 40;
@@ -22,6 +23,15 @@ pub enum ReferenceError {
         "{tree}: more than {entries} positions to remember, over the memory budget; raise --mem-budget"
     )]
     OverBudget { tree: String, entries: u64 },
+    #[error(
+        "{tree}: the normal form's memo of components passed the memory budget of {} ({components} components valued); raise --mem-budget",
+        human_bytes(*budget)
+    )]
+    MemoOverBudget {
+        tree: String,
+        components: usize,
+        budget: u64,
+    },
 }
 
 /// One edge orientation: edge `edge` (an index into the markable edges) pointing `from -> to`.

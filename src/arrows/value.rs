@@ -49,8 +49,8 @@ pub struct ArrowsReport {
 pub enum Solver {
     /// The raw rules (memo within a budget in bytes).
     Reference { budget: u64 },
-    /// The normal form with a memo of canonical components.
-    NormalForm,
+    /// The normal form with a memo of canonical components (within a budget in bytes).
+    NormalForm { budget: u64 },
     /// Spider states (Proposition 6.1) in a table with one slot per leg: polynomial in the
     /// legs where the normal form is exponential. The tree must be a spider
     /// ([`Tree::spider_legs`]) that [`fits_slots`](super::spider::fits_slots).
@@ -61,7 +61,7 @@ impl Solver {
     fn name(self) -> &'static str {
         match self {
             Solver::Reference { .. } => "raw rules",
-            Solver::NormalForm => "normal form",
+            Solver::NormalForm { .. } => "normal form",
             Solver::SpiderStates => "spider states",
         }
     }
@@ -84,8 +84,8 @@ pub fn describe(tree: &Tree, solver: Solver) -> Result<ArrowsReport, ReferenceEr
             }
             (g, Vec::new(), first)
         }
-        Solver::NormalForm => {
-            let mut nf = NormalForm::default();
+        Solver::NormalForm { budget } => {
+            let mut nf = NormalForm::within(budget);
             let empty = Forest::of_tree(tree);
             let pieces: Vec<Piece> = empty
                 .components()
@@ -98,6 +98,13 @@ pub fn describe(tree: &Tree, solver: Solver) -> Result<ArrowsReport, ReferenceEr
                 .collect();
             let g = pieces.iter().fold(0, |acc, p| acc ^ p.value);
             let first = first_moves(&empty, |e, from, to| nf.value(&empty.play(e, from, to)));
+            if nf.over_budget() {
+                return Err(ReferenceError::MemoOverBudget {
+                    tree: tree.to_string(),
+                    components: nf.len(),
+                    budget,
+                });
+            }
             (g, pieces, first)
         }
         Solver::SpiderStates => {
@@ -199,6 +206,19 @@ impl fmt::Display for ArrowsReport {
 mod tests {
     use super::*;
 
+    /// A memo over its budget is an error, not a value: the run stops soon after it passes.
+    #[test]
+    fn normal_form_stops_at_its_budget() {
+        let tree: Tree = "H:2,3/4/3,4".parse().unwrap();
+        let err = describe(&tree, Solver::NormalForm { budget: 1024 }).unwrap_err();
+        assert!(
+            matches!(err, ReferenceError::MemoOverBudget { components, .. } if components < 672),
+            "{err}"
+        );
+        let full = describe(&tree, Solver::NormalForm { budget: u64::MAX }).unwrap();
+        assert_eq!(full.g, 0);
+    }
+
     /// Spider states and the normal form give the same report (value, piece, every first
     /// move in the same order) on 3-leg spiders with legs <= 6 and some 4- and 5-leg ones;
     /// the spec's first-move values on S(1,3,7) (section 2.3).
@@ -216,7 +236,7 @@ mod tests {
         spiders.extend([vec![1, 2, 3, 4], vec![3, 1, 2, 2], vec![2, 1, 1, 3, 1]]);
         for legs in spiders {
             let tree = Tree::spider(&legs).unwrap();
-            let nf = describe(&tree, Solver::NormalForm).unwrap();
+            let nf = describe(&tree, Solver::NormalForm { budget: u64::MAX }).unwrap();
             let ss = describe(&tree, Solver::SpiderStates).unwrap();
             let values = |r: &ArrowsReport| {
                 let moves: Vec<_> = r
