@@ -495,6 +495,7 @@ fn kcross_command(command: KcrossCommand) -> Result<()> {
         KcrossCommand::Table(a) => (a.engine.backend, a.engine.mem_budget),
     };
     let (choice, budget) = (engine.0, budget(engine.1));
+    let reference = choice == BackendChoice::Reference;
     // Input errors first: no adapter is probed for a command that cannot run.
     match &command {
         KcrossCommand::Value(args) => args
@@ -506,6 +507,24 @@ fn kcross_command(command: KcrossCommand) -> Result<()> {
             args.k_min, args.k_max
         ))),
         _ => {}
+    }
+    // The boards each command needs, as (k, cells): sizes and budgets are checked up front too.
+    let value_size = |board: &kcross::board::Board, k: usize| {
+        if reference {
+            board.cells.len()
+        } else {
+            kcross::value::table_size(board, k)
+        }
+    };
+    let tables: Vec<(u32, usize)> = match &command {
+        KcrossCommand::Value(a) => vec![(a.k, value_size(&a.board, a.k as usize))],
+        KcrossCommand::Seq(a) => vec![(a.k, a.n_max)],
+        KcrossCommand::Ring(a) => vec![(a.k, a.l_max)],
+        KcrossCommand::Single(a) => vec![(a.k, a.a_max + 1 + a.b_max)],
+        KcrossCommand::Table(a) => (a.k_min..=a.k_max).map(|k| (k, a.n_max)).collect(),
+    };
+    for &(k, n) in &tables {
+        sequences::check_size(k as usize, n, reference, budget)?;
     }
     let ctx = gpu_for(choice)?;
     let gpu = ctx.as_ref().map(KcrossGpu::new).transpose()?;
@@ -531,11 +550,7 @@ fn kcross_command(command: KcrossCommand) -> Result<()> {
     let (report, format) = match command {
         KcrossCommand::Value(args) => {
             let k = args.k as usize;
-            let size = match choice {
-                BackendChoice::Reference => args.board.cells.len(),
-                _ => kcross::value::table_size(&args.board, k),
-            };
-            let mut solver = solver(args.k, size)?;
+            let mut solver = solver(args.k, value_size(&args.board, k))?;
             let report = kcross::value::describe(&args.board, k, &mut solver)?;
             return print_report(&report, args.format);
         }

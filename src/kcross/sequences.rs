@@ -36,6 +36,22 @@ pub enum Solver {
     },
 }
 
+/// Refuses boards of `n` cells that the raw rules (`reference`) or the table engines cannot
+/// take within `budget` bytes: the checks [`Solver::new`] makes, for callers that want them
+/// before choosing a GPU adapter.
+pub fn check_size(k: usize, n: usize, reference: bool, budget: u64) -> Result<(), TableError> {
+    if !reference {
+        return plan(k, n, budget).map(drop);
+    }
+    if n > reference::MAX_CELLS {
+        return Err(TableError::TooLong {
+            n,
+            limit: reference::MAX_CELLS,
+        });
+    }
+    Ok(())
+}
+
 impl Solver {
     /// A solver for boards of up to `n` cells; the engines build their table here (refused before
     /// allocating if it does not fit `budget` bytes), with a progress bar on a terminal.
@@ -50,11 +66,7 @@ impl Solver {
             table
         };
         match backend {
-            Backend::Reference if n > reference::MAX_CELLS => Err(TableError::TooLong {
-                n,
-                limit: reference::MAX_CELLS,
-            }),
-            Backend::Reference => Ok(Solver::Raw { k }),
+            Backend::Reference => check_size(k, n, true, budget).map(|()| Solver::Raw { k }),
             Backend::Cpu | Backend::Gpu(_) => {
                 let layout = plan(k, n, budget)?;
                 // Rings memoise their cyclic positions in what the table leaves of the budget.
