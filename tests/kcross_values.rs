@@ -1,4 +1,5 @@
-//! The k-cross table on the GPU against the CPU table (word for word) and the raw rules.
+//! The k-cross table on the GPU against the CPU table (word for word), and both against the raw
+//! rules on random strips.
 
 use nimseq::kcross::Board;
 use nimseq::kcross::gpu::KcrossGpu;
@@ -42,26 +43,23 @@ fn gpu_tables_equal_cpu_tables() {
     assert_eq!(gpu.words(), cpu.words(), "widened k = 3, n = 18");
 }
 
-/// Random positions on boards of up to 14 cells, k = 2..8, valued from the GPU's table and by
-/// the raw rules (fresh seed each run).
-#[test]
-fn gpu_table_agrees_with_the_raw_rules() {
-    let Some(ctx) = gpu() else { return };
-    let kernel = KcrossGpu::new(ctx).unwrap();
+/// For k = 2..8: `boards` random strips of `cells` cells, each cell an X with probability
+/// `density` (those holding a run of k skipped), valued from `table(k)` and by the raw rules
+/// (fresh seed each run, printed on failure).
+fn agrees_on_random_strips(
+    table: impl Fn(usize) -> ValueTable,
+    cells: std::ops::RangeInclusive<usize>,
+    density: f64,
+    boards: usize,
+) {
     let seed = fresh_seed();
     let mut rng = StdRng::seed_from_u64(seed);
     for k in 2..=8 {
-        let table = kernel
-            .build(
-                Layout::new(k, 14),
-                u64::MAX,
-                &indicatif::ProgressBar::hidden(),
-            )
-            .unwrap();
-        for _ in 0..20 {
-            let n = rng.random_range(1..=14);
+        let table = table(k);
+        for _ in 0..boards {
+            let n = rng.random_range(cells.clone());
             let board = Board {
-                cells: (0..n).map(|_| rng.random_bool(0.3)).collect(),
+                cells: (0..n).map(|_| rng.random_bool(density)).collect(),
                 circular: false,
             };
             if board.check(k).is_err() {
@@ -75,4 +73,20 @@ fn gpu_table_agrees_with_the_raw_rules() {
             );
         }
     }
+}
+
+/// The CPU table on random strips longer than the unit test's exhaustive 12 cells.
+#[test]
+fn cpu_table_agrees_with_the_raw_rules() {
+    agrees_on_random_strips(|k| cpu_table(k, 20), 13..=20, 0.25, 8);
+}
+
+/// The GPU's table on random strips of up to 14 cells.
+#[test]
+fn gpu_table_agrees_with_the_raw_rules() {
+    let Some(ctx) = gpu() else { return };
+    let kernel = KcrossGpu::new(ctx).unwrap();
+    let hidden = indicatif::ProgressBar::hidden();
+    let table = |k| kernel.build(Layout::new(k, 14), u64::MAX, &hidden).unwrap();
+    agrees_on_random_strips(table, 1..=14, 0.3, 20);
 }
