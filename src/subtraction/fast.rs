@@ -12,8 +12,8 @@
 //! Candidates are only hints: a period counts only once the window comparison proves it, and the
 //! least period is then the least divisor that matches ([`crate::period`]). A full search over
 //! every `p` runs from a length on (for triples the empirical envelope `c^2/2 + c + 64` of spec
-//! section 3.2, else `4c + 64`) and at every doubling after, so a ruleset that breaks every hint
-//! is still solved exactly, only later.
+//! section 3.2, else `4c + 64`), at every doubling after and at the length limit, so a ruleset
+//! that breaks every hint is still solved exactly, only later.
 
 use rayon::prelude::*;
 
@@ -99,11 +99,12 @@ impl FastSolver {
         let c = *slice.last().expect("non-empty set") as usize;
         self.planes.reset(slice);
         self.set_candidates(slice);
-        let mut full_search_at = if slice.len() == 3 {
+        let first_search = if slice.len() == 3 {
             c * c / 2 + c + 64
         } else {
             4 * c + 64
         };
+        let mut full_search_at = first_search.min(max_len);
         // The candidate each word starts from (in turn, each time a guess breaks).
         let mut guess = 0;
         loop {
@@ -129,7 +130,9 @@ impl FastSolver {
                 }
             }
             if len >= full_search_at {
-                full_search_at = 2 * len;
+                // Doubling, and once more at `max_len`: what the prefix allowed is certified
+                // before giving up (as the reference does).
+                full_search_at = (2 * len).min(max_len);
                 proved = proved.or_else(|| certify(planes, c, [], true));
             }
             if let Some(nim) = proved {
@@ -198,6 +201,20 @@ pub fn solve_triples(
 mod tests {
     use super::*;
     use crate::subtraction::reference;
+
+    /// A limit below the first full search still gets one: {1..9} (no candidates: more than
+    /// `MAX_TRACKED_MOVES` moves; p = 10) within one word, and {49,105,136,164,241}, whose
+    /// `q + p + c` = 1,187,188 lies between the last doubling (1,052,672) and 2^21.
+    #[test]
+    fn certifies_whatever_the_limit_allows() {
+        let mut solver = FastSolver::default();
+        for (text, max_len) in [("1,2,3,4,5,6,7,8,9", 64), ("49,105,136,164,241", 1 << 21)] {
+            let set: Ruleset = text.parse().unwrap();
+            let fast = solver.solve(&set, max_len).unwrap();
+            let slow = reference::solve(&set, max_len).unwrap();
+            assert_eq!(fast.key(), slow.key(), "{set}");
+        }
+    }
 
     #[test]
     fn matches_the_reference_on_small_sets() {
