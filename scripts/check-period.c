@@ -28,13 +28,12 @@ int main(int argc, char **argv) {
         moves[k] = strtol(s, &s, 10);
         if (*s == ',') s++;
     }
-    long c = k ? moves[k - 1] : 0;
-    uint8_t *g = c > 0 && p > 0 ? malloc(q + p + c + 1) : NULL;
+    long c = k ? moves[k - 1] : 0, n = q + p + c + 1;
+    uint8_t *g = c > 0 && p > 0 && q >= 0 ? malloc(n) : NULL;
     if (!g) {
         fprintf(stderr, "bad input or out of memory\n");
         return 2;
     }
-    long n = q + p + c + 1;
     for (long x = 0; x < n; x++) {
         uint64_t seen = 0;
         for (int i = 0; i < k && moves[i] <= x; i++) seen |= 1ull << g[x - moves[i]];
