@@ -203,43 +203,66 @@ pub fn least_matching_divisor(p: usize, matches: impl Fn(usize) -> bool) -> usiz
     let mut d = p;
     let mut rest = p;
     while rest > 1 {
-        let r = smallest_prime_factor(rest);
-        while rest.is_multiple_of(r) {
-            rest /= r;
+        let (r, e, others) = split_smallest_prime(rest);
+        for _ in 0..e {
+            let q = d / r;
+            if !matches(q) {
+                break;
+            }
+            d = q;
         }
-        while d.is_multiple_of(r) && matches(d / r) {
-            d /= r;
-        }
+        rest = others;
     }
     d
 }
 
-/// Below this, smallest prime factors come from a table: a scan factors millions of periods.
-const SPF_TABLE: usize = 1 << 18;
+/// Below this, factors come from a table: a scan factors millions of periods, and dividing is
+/// most of the cost of factoring.
+const FACTOR_TABLE: usize = 1 << 18;
 
-/// The smallest prime factor of `n >= 2`.
-fn smallest_prime_factor(n: usize) -> usize {
-    static TABLE: OnceLock<Vec<u32>> = OnceLock::new();
-    if n < SPF_TABLE {
+/// `n >= 2` as `(r, e, m)`: its smallest prime factor `r`, which divides it exactly `e` times,
+/// and the rest `m = n / r^e`.
+fn split_smallest_prime(n: usize) -> (usize, u32, usize) {
+    // Per n: r | e << 24 (r < 2^18), and m.
+    static TABLE: OnceLock<Vec<[u32; 2]>> = OnceLock::new();
+    if n < FACTOR_TABLE {
         let table = TABLE.get_or_init(|| {
-            let mut spf = vec![0u32; SPF_TABLE];
-            for i in 2..SPF_TABLE {
+            let mut spf = vec![0u32; FACTOR_TABLE];
+            for i in 2..FACTOR_TABLE {
                 if spf[i] == 0 {
-                    for j in (i..SPF_TABLE).step_by(i) {
+                    for j in (i..FACTOR_TABLE).step_by(i) {
                         if spf[j] == 0 {
                             spf[j] = i as u32;
                         }
                     }
                 }
             }
-            spf
+            // n = r * q: q's entry says whether r divides q again.
+            let mut table = vec![[0u32; 2]; FACTOR_TABLE];
+            for n in 2..FACTOR_TABLE {
+                let r = spf[n];
+                let q = n / r as usize;
+                table[n] = if q >= 2 && spf[q] == r {
+                    [table[q][0] + (1 << 24), table[q][1]]
+                } else {
+                    [r | 1 << 24, q as u32]
+                };
+            }
+            table
         });
-        return table[n] as usize;
+        let [re, m] = table[n];
+        return ((re & 0xFF_FFFF) as usize, re >> 24, m as usize);
     }
-    (2..)
+    let r = (2..)
         .take_while(|r| r * r <= n)
         .find(|&r| n.is_multiple_of(r))
-        .unwrap_or(n)
+        .unwrap_or(n);
+    let (mut e, mut m) = (0, n);
+    while m.is_multiple_of(r) {
+        m /= r;
+        e += 1;
+    }
+    (r, e, m)
 }
 
 #[cfg(test)]
@@ -247,17 +270,32 @@ mod tests {
     use super::*;
 
     #[test]
-    fn smallest_prime_factors() {
-        for (n, f) in [
-            (2, 2),
-            (9, 3),
-            (97, 97),
-            (1 << 17, 2),
-            (262_147, 262_147),
-            (262_149, 3),
-            (1_000_003 * 7, 7),
+    fn splits_off_the_smallest_prime() {
+        for (n, want) in [
+            (2, (2, 1, 1)),
+            (9, (3, 2, 1)),
+            (97, (97, 1, 1)),
+            (360, (2, 3, 45)),
+            (1 << 17, (2, 17, 1)),
+            (262_143, (3, 3, 9_709)),
+            // Past the table: trial division.
+            (262_147, (262_147, 1, 1)),
+            (262_149, (3, 1, 87_383)),
+            (1_000_003 * 49, (7, 2, 1_000_003)),
         ] {
-            assert_eq!(smallest_prime_factor(n), f, "{n}");
+            assert_eq!(split_smallest_prime(n), want, "{n}");
+        }
+        // The table against trial division, over all of it.
+        for n in 2..FACTOR_TABLE {
+            let (r, e, m) = split_smallest_prime(n);
+            assert!(
+                (2..r)
+                    .take_while(|f| f * f <= n)
+                    .all(|f| !n.is_multiple_of(f)),
+                "{n}"
+            );
+            assert_eq!(r.pow(e) * m, n, "{n}");
+            assert!(!m.is_multiple_of(r), "{n}");
         }
     }
 

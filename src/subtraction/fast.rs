@@ -126,7 +126,10 @@ impl FastSolver {
                 } else {
                     let y = len - 1 - diff.leading_zeros() as usize;
                     watch.observe(planes, from, Some(y - watch.p));
-                    guess = (guess + 1) % self.candidates.len();
+                    guess += 1;
+                    if guess == self.candidates.len() {
+                        guess = 0;
+                    }
                 }
             }
             if len >= full_search_at {
@@ -162,24 +165,32 @@ impl FastSolver {
             return;
         }
         let c = moves[moves.len() - 1] as usize;
-        let mut add = |p: usize| {
-            if !self.candidates.iter().any(|t| t.watch.p == p) {
-                self.candidates.push(Candidate {
-                    watch: CandidateWatch::new(p, c),
-                    back: self.planes.shifted(p),
-                });
-            }
+        let additive = match *moves {
+            [a, b, c] if c == a + b => Some(theory::additive_period(a as usize, b as usize)),
+            _ => None,
         };
+        // Two pairs may share a sum (1 + 4 = 2 + 3), or a pair the additive period; a triple's
+        // pair sums are distinct.
+        let distinct = moves.len() <= 3;
         for (i, &s) in moves.iter().enumerate() {
             for &t in &moves[i + 1..] {
-                add((s + t) as usize);
+                self.add_candidate((s + t) as usize, c, distinct);
             }
         }
-        if let &[a, b, c] = moves
-            && c == a + b
-        {
-            add(theory::additive_period(a as usize, b as usize));
+        if let Some(p) = additive {
+            self.add_candidate(p, c, false);
         }
+    }
+
+    /// Watches `p`, unless it is already watched (looked up only where it may be: not `distinct`).
+    fn add_candidate(&mut self, p: usize, window: usize, distinct: bool) {
+        if !distinct && self.candidates.iter().any(|t| t.watch.p == p) {
+            return;
+        }
+        self.candidates.push(Candidate {
+            watch: CandidateWatch::new(p, window),
+            back: self.planes.shifted(p),
+        });
     }
 }
 

@@ -261,6 +261,25 @@ impl Planes {
     /// The largest `x` in `[lo, hi)` whose bits in planes `0..planes` differ from those at
     /// `x + shift`.
     fn last_mismatch_in(&self, planes: usize, lo: usize, hi: usize, shift: usize) -> Option<usize> {
+        // The plane count fixed where it is common (outcomes, triples), so the loop over planes
+        // unrolls: this runs for every candidate check.
+        match planes {
+            1 => self.last_mismatch_of::<1>(1, lo, hi, shift),
+            3 => self.last_mismatch_of::<3>(3, lo, hi, shift),
+            _ => self.last_mismatch_of::<0>(planes, lo, hi, shift),
+        }
+    }
+
+    /// [`Self::last_mismatch_in`] for `PLANES` planes, or `planes` if `PLANES` is 0.
+    #[inline(always)]
+    fn last_mismatch_of<const PLANES: usize>(
+        &self,
+        planes: usize,
+        lo: usize,
+        hi: usize,
+        shift: usize,
+    ) -> Option<usize> {
+        let planes = if PLANES == 0 { planes } else { PLANES };
         if lo >= hi {
             return None;
         }

@@ -46,18 +46,117 @@ impl TripleFilter {
 
     /// The triples in scan order: `c` ascending, then `a`, then `b` (the order of
     /// `shared/peers/sub_scan_naive.c`, so that checksums compare).
-    pub fn triples(&self) -> impl Iterator<Item = Triple> + '_ {
-        (self.c_min.max(3)..=self.c_max).flat_map(move |c| {
-            let a_hi = self.a_max.map_or(c - 1, |m| m.min(c - 1));
-            (self.a_min.max(1)..=a_hi).flat_map(move |a| {
-                let b_hi = self.b_max.map_or(c - 1, |m| m.min(c - 1));
-                (self.b_min.max(a + 1)..=b_hi)
-                    .map(move |b| Triple { a, b, c })
-                    .filter(move |t| {
-                        !self.primitive || gcd(gcd(t.a as usize, t.b as usize), t.c as usize) == 1
+    pub fn triples(&self) -> Triples<'_> {
+        let c = self.c_min.max(3);
+        let mut it = Triples {
+            filter: self,
+            a: 0,
+            b: 0,
+            c,
+            a_hi: 0,
+            b_hi: 0,
+        };
+        it.start_c();
+        it
+    }
+
+    /// How many triples [`Self::triples`] visits, without visiting them unless `primitive`.
+    pub fn count(&self) -> u64 {
+        if self.primitive {
+            return self.triples().count() as u64;
+        }
+        (self.c_min.max(3)..=self.c_max)
+            .map(|c| {
+                let (a_lo, a_hi) = self.a_range(c);
+                let b_hi = self.b_hi(c);
+                // a contributes the b's in [max(b_min, a + 1), b_hi].
+                (a_lo..=a_hi)
+                    .map(|a| {
+                        u64::from(b_hi.saturating_sub(self.b_min.max(a + 1).saturating_sub(1)))
                     })
+                    .sum::<u64>()
             })
-        })
+            .sum()
+    }
+
+    fn a_range(&self, c: u32) -> (u32, u32) {
+        (
+            self.a_min.max(1),
+            self.a_max.map_or(c - 1, |m| m.min(c - 1)),
+        )
+    }
+
+    fn b_hi(&self, c: u32) -> u32 {
+        self.b_max.map_or(c - 1, |m| m.min(c - 1))
+    }
+}
+
+/// The iterator of [`TripleFilter::triples`]: a plain odometer over `(c, a, b)`, since a scan
+/// walks millions of triples (twice when it resumes).
+#[derive(Clone, Debug)]
+pub struct Triples<'f> {
+    filter: &'f TripleFilter,
+    a: u32,
+    b: u32,
+    c: u32,
+    /// The largest `a` and `b` for this `c`.
+    a_hi: u32,
+    b_hi: u32,
+}
+
+impl Triples<'_> {
+    /// Positions the odometer on the first `(a, b)` of the current `c`, or past every `c`.
+    fn start_c(&mut self) {
+        while self.c <= self.filter.c_max {
+            let a_lo;
+            (a_lo, self.a_hi) = self.filter.a_range(self.c);
+            self.b_hi = self.filter.b_hi(self.c);
+            self.a = a_lo;
+            while self.a <= self.a_hi {
+                self.b = self.filter.b_min.max(self.a + 1);
+                if self.b <= self.b_hi {
+                    return;
+                }
+                self.a += 1;
+            }
+            self.c += 1;
+        }
+    }
+
+    /// Moves to the next `(a, b, c)` in scan order, filters aside.
+    fn step(&mut self) {
+        self.b += 1;
+        if self.b <= self.b_hi {
+            return;
+        }
+        while self.a < self.a_hi {
+            self.a += 1;
+            self.b = self.filter.b_min.max(self.a + 1);
+            if self.b <= self.b_hi {
+                return;
+            }
+        }
+        self.c += 1;
+        self.start_c();
+    }
+}
+
+impl Iterator for Triples<'_> {
+    type Item = Triple;
+
+    fn next(&mut self) -> Option<Triple> {
+        while self.c <= self.filter.c_max {
+            let t = Triple {
+                a: self.a,
+                b: self.b,
+                c: self.c,
+            };
+            self.step();
+            if !self.filter.primitive || gcd(gcd(t.a as usize, t.b as usize), t.c as usize) == 1 {
+                return Some(t);
+            }
+        }
+        None
     }
 }
 
@@ -69,9 +168,52 @@ mod tests {
     fn counts_every_triple_in_peer_order() {
         let all: Vec<Triple> = TripleFilter::up_to(200).triples().collect();
         assert_eq!(all.len(), 1_313_400);
+        assert_eq!(TripleFilter::up_to(200).count(), 1_313_400);
         assert_eq!(all[0], Triple { a: 1, b: 2, c: 3 });
         assert_eq!(all[1], Triple { a: 1, b: 2, c: 4 });
         assert_eq!(all[2], Triple { a: 1, b: 3, c: 4 });
+    }
+
+    /// The odometer and the count against nested loops, over bounds that cut every way
+    /// (empty ranges included).
+    #[test]
+    fn matches_nested_loops() {
+        for c_min in [0, 3, 9, 30] {
+            for (a_min, a_max) in [(0, None), (4, Some(7)), (5, Some(2)), (12, None)] {
+                for (b_min, b_max) in [(0, None), (6, Some(11)), (20, None), (3, Some(3))] {
+                    for primitive in [false, true] {
+                        let f = TripleFilter {
+                            c_min,
+                            c_max: 25,
+                            a_min,
+                            a_max,
+                            b_min,
+                            b_max,
+                            primitive,
+                        };
+                        let mut want = Vec::new();
+                        for c in 3..=25u32 {
+                            for a in 1..c {
+                                for b in a + 1..c {
+                                    let keep = c >= c_min
+                                        && a >= a_min
+                                        && a_max.is_none_or(|m| a <= m)
+                                        && b >= b_min
+                                        && b_max.is_none_or(|m| b <= m)
+                                        && (!primitive
+                                            || gcd(gcd(a as usize, b as usize), c as usize) == 1);
+                                    if keep {
+                                        want.push(Triple { a, b, c });
+                                    }
+                                }
+                            }
+                        }
+                        assert_eq!(f.triples().collect::<Vec<_>>(), want, "{f:?}");
+                        assert_eq!(f.count(), want.len() as u64, "{f:?}");
+                    }
+                }
+            }
+        }
     }
 
     #[test]
@@ -88,6 +230,7 @@ mod tests {
             assert_eq!(gcd(gcd(t.a as usize, t.b as usize), t.c as usize), 1);
         }
         assert!(f.triples().any(|t| t == Triple { a: 3, b: 5, c: 8 }));
+        assert_eq!(f.count(), f.triples().count() as u64);
         assert!(!f.triples().any(|t| t == Triple { a: 2, b: 4, c: 6 }));
     }
 }
