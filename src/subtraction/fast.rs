@@ -165,10 +165,6 @@ impl FastSolver {
             return;
         }
         let c = moves[moves.len() - 1] as usize;
-        let additive = match *moves {
-            [a, b, c] if c == a + b => Some(theory::additive_period(a as usize, b as usize)),
-            _ => None,
-        };
         // Two pairs may share a sum (1 + 4 = 2 + 3), or a pair the additive period; a triple's
         // pair sums are distinct.
         let distinct = moves.len() <= 3;
@@ -177,8 +173,10 @@ impl FastSolver {
                 self.add_candidate((s + t) as usize, c, distinct);
             }
         }
-        if let Some(p) = additive {
-            self.add_candidate(p, c, false);
+        if let &[a, b, largest] = moves
+            && largest == a + b
+        {
+            self.add_candidate(theory::additive_period(a as usize, b as usize), c, false);
         }
     }
 
