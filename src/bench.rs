@@ -36,6 +36,23 @@ pub struct BenchRow {
     pub checksum: String,
 }
 
+impl BenchRow {
+    /// The faster of two runs of the same work; a checksum that changed between the runs is
+    /// replaced by a note, so the table shows it as a disagreement.
+    pub fn faster(self, other: BenchRow) -> BenchRow {
+        let same = self.checksum == other.checksum;
+        let mut best = if other.seconds < self.seconds {
+            other
+        } else {
+            self
+        };
+        if !same {
+            best.checksum = "changed between runs".to_string();
+        }
+        best
+    }
+}
+
 /// Times a `--c-max` triple scan on `backend`, rows formatted as CSV and discarded.
 pub fn time_scan(c_max: u32, backend: &Backend<'_>, label: &str) -> Result<BenchRow, ScanError> {
     let opts = ScanOptions {
@@ -217,5 +234,28 @@ impl fmt::Display for BenchTable {
             )?;
         }
         write!(f, "checksum line: {first}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(seconds: f64, checksum: &str) -> BenchRow {
+        BenchRow {
+            name: "cpu".into(),
+            seconds,
+            items: 10,
+            values: None,
+            checksum: checksum.into(),
+        }
+    }
+
+    #[test]
+    fn the_faster_run_is_kept_and_a_changed_checksum_shown() {
+        assert_eq!(run(2.0, "x").faster(run(1.0, "x")).seconds, 1.0);
+        assert_eq!(run(1.0, "x").faster(run(2.0, "x")).seconds, 1.0);
+        let changed = run(1.0, "x").faster(run(2.0, "y"));
+        assert_eq!(changed.checksum, "changed between runs");
     }
 }

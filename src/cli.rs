@@ -493,4 +493,8 @@ pub struct BenchSubArgs {
     /// Skip the GPU even if one is found.
     #[arg(long)]
     pub no_gpu: bool,
+    /// Rounds of runs (peer, then each backend); each program's fastest run is shown. On a
+    /// shared machine single runs vary by tens of percent.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=100))]
+    pub repeat: u32,
 }

@@ -213,27 +213,46 @@ fn run(cli: Cli) -> Result<()> {
         }
         Command::Bench(BenchCommand::Sub(args)) => {
             let gpu = bench_gpu(args.no_gpu);
-            eprintln!("timing a scan of every triple with c <= {}", args.c_max);
-            let mut rows = Vec::new();
-            if let Some(peer) = &args.peer {
-                rows.push(time_peer(peer, args.c_max).context("running the peer")?);
-            }
-            if args.reference {
-                rows.push(time_scan(args.c_max, &Backend::Reference, "reference")?);
-            }
+            eprintln!(
+                "timing a scan of every triple with c <= {} ({} round(s), fastest shown)",
+                args.c_max, args.repeat
+            );
+            let gpu_backend = match &gpu {
+                Some(ctx) => Some((Backend::Gpu(SubtractionGpu::new(ctx)?), ctx)),
+                None => None,
+            };
             let threads = rayon::current_num_threads();
-            rows.push(time_scan(
-                args.c_max,
-                &Backend::Cpu,
-                &format!("cpu ({threads} threads)"),
-            )?);
-            if let Some(ctx) = &gpu {
-                let backend = Backend::Gpu(SubtractionGpu::new(ctx)?);
-                rows.push(time_scan(
+            let mut rows: Vec<BenchRow> = Vec::new();
+            for round in 0..args.repeat {
+                let mut runs = Vec::new();
+                if let Some(peer) = &args.peer {
+                    runs.push(time_peer(peer, args.c_max).context("running the peer")?);
+                }
+                if args.reference {
+                    runs.push(time_scan(args.c_max, &Backend::Reference, "reference")?);
+                }
+                runs.push(time_scan(
                     args.c_max,
-                    &backend,
-                    &format!("gpu {}", ctx.info.name),
+                    &Backend::Cpu,
+                    &format!("cpu ({threads} threads)"),
                 )?);
+                if let Some((backend, ctx)) = &gpu_backend {
+                    runs.push(time_scan(
+                        args.c_max,
+                        backend,
+                        &format!("gpu {}", ctx.info.name),
+                    )?);
+                }
+                rows = if round == 0 {
+                    runs
+                } else {
+                    rows.into_iter()
+                        .zip(runs)
+                        .map(|(a, b)| a.faster(b))
+                        .collect()
+                };
+            }
+            if let Some((_, ctx)) = &gpu_backend {
                 println!("gpu: {}", ctx.describe());
             }
             println!(

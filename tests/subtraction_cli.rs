@@ -104,6 +104,16 @@ fn scan_checksum_matches_the_peer() {
     assert_eq!(scan_line("reference", "60"), PEER_60);
 }
 
+/// `bench sub` in rounds: one table row per backend, the checksum line the peer's.
+#[test]
+fn bench_keeps_the_fastest_of_its_rounds() {
+    let out = run_ok(&["bench", "sub", "--c-max", "60", "--no-gpu", "--repeat", "2"]);
+    let cpu_rows = out.lines().filter(|l| l.starts_with("cpu (")).count();
+    assert_eq!(cpu_rows, 1, "{out}");
+    assert!(!out.contains("DIFFERS"), "{out}");
+    assert!(out.contains(&format!("checksum line: {PEER_60}")), "{out}");
+}
+
 #[test]
 fn scan_checksum_matches_the_peer_on_the_gpu() {
     if gpu().is_some() {
@@ -395,6 +405,7 @@ fn bad_input_gets_one_line_and_exit_code_2() {
         &["sub", "scan", "--c-max", "20", "--c-min", "30"],
         &["sub", "scan", "--c-max", "20", "--verify-sample", "2"],
         &["sub", "scan", "--c-max", "20", "--resume"],
+        &["bench", "sub", "--c-max", "20", "--repeat", "0"],
         &["sub", "frobnicate"],
         &["sub", "theta", "8,3"],
         &["sub", "theta", "0,3"],
