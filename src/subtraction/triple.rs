@@ -48,15 +48,19 @@ impl TripleFilter {
     /// `shared/peers/sub_scan_naive.c`, so that checksums compare).
     pub fn triples(&self) -> Triples<'_> {
         let c = self.c_min.max(3);
+        // With no `c` in range, `a > a_hi` makes `settle` step past `c_max` at once.
         let mut it = Triples {
             filter: self,
-            a: 0,
+            a: 1,
             b: 0,
             c,
             a_hi: 0,
             b_hi: 0,
         };
-        it.start_c();
+        if c <= self.c_max {
+            it.enter_c();
+        }
+        it.settle();
         it
     }
 
@@ -69,11 +73,9 @@ impl TripleFilter {
             .map(|c| {
                 let (a_lo, a_hi) = self.a_range(c);
                 let b_hi = self.b_hi(c);
-                // a contributes the b's in [max(b_min, a + 1), b_hi].
+                // a contributes the b's in [b_lo(a), b_hi].
                 (a_lo..=a_hi)
-                    .map(|a| {
-                        u64::from(b_hi.saturating_sub(self.b_min.max(a + 1).saturating_sub(1)))
-                    })
+                    .map(|a| u64::from(b_hi.saturating_sub(self.b_lo(a) - 1)))
                     .sum::<u64>()
             })
             .sum()
@@ -84,6 +86,11 @@ impl TripleFilter {
             self.a_min.max(1),
             self.a_max.map_or(c - 1, |m| m.min(c - 1)),
         )
+    }
+
+    /// The smallest `b` for `a` (at least 2, so `b_lo(a) - 1` does not wrap).
+    fn b_lo(&self, a: u32) -> u32 {
+        self.b_min.max(a + 1)
     }
 
     fn b_hi(&self, c: u32) -> u32 {
@@ -105,39 +112,38 @@ pub struct Triples<'f> {
 }
 
 impl Triples<'_> {
-    /// Positions the odometer on the first `(a, b)` of the current `c`, or past every `c`.
-    fn start_c(&mut self) {
-        while self.c <= self.filter.c_max {
-            let a_lo;
-            (a_lo, self.a_hi) = self.filter.a_range(self.c);
-            self.b_hi = self.filter.b_hi(self.c);
-            self.a = a_lo;
+    /// Takes the bounds of the current `c` and its first `a`.
+    fn enter_c(&mut self) {
+        (self.a, self.a_hi) = self.filter.a_range(self.c);
+        self.b_hi = self.filter.b_hi(self.c);
+    }
+
+    /// From the current `a` on, stops at the first `(a, b)` with a `b` in range, moving on to
+    /// the next `c` as needed; past the last `c` if there is none.
+    fn settle(&mut self) {
+        loop {
             while self.a <= self.a_hi {
-                self.b = self.filter.b_min.max(self.a + 1);
+                self.b = self.filter.b_lo(self.a);
                 if self.b <= self.b_hi {
                     return;
                 }
                 self.a += 1;
             }
             self.c += 1;
+            if self.c > self.filter.c_max {
+                return;
+            }
+            self.enter_c();
         }
     }
 
     /// Moves to the next `(a, b, c)` in scan order, filters aside.
     fn step(&mut self) {
         self.b += 1;
-        if self.b <= self.b_hi {
-            return;
-        }
-        while self.a < self.a_hi {
+        if self.b > self.b_hi {
             self.a += 1;
-            self.b = self.filter.b_min.max(self.a + 1);
-            if self.b <= self.b_hi {
-                return;
-            }
+            self.settle();
         }
-        self.c += 1;
-        self.start_c();
     }
 }
 
