@@ -337,17 +337,25 @@ impl Layout {
             v[1] += 1;
             return Some(1);
         }
-        // No run before the first nonzero one can grow (nothing to take from).
-        let first = v[..=e].iter().position(|&x| x > 0)?;
-        let mut before = 0; // sum of v[..i]
-        for i in first..=e {
+        self.skip_past(v, e, 0)
+    }
+
+    /// Steps `v[..=e]` to the first vector in colex order after every vector that shares its
+    /// runs `v_from..v_e`, returning the last position that changed; `None` if there is none.
+    /// With `from = 0` this is the next vector.
+    pub fn skip_past(&self, v: &mut [u8], e: usize, from: usize) -> Option<usize> {
+        // Run i grows by one, taking the X from the runs before it, which are refilled as the
+        // first prefix of their sum less one. Run 0 has nothing before it to take from.
+        let from = from.max(1);
+        let mut before: usize = v[..from].iter().map(|&x| usize::from(x)).sum();
+        for i in from..=e {
             let x = usize::from(v[i]) + 1;
             let cap = if i == e {
                 self.top
             } else {
                 self.top - usize::from(v[i + 1])
             };
-            if i > 0 && before >= 1 && x <= cap && self.fits(i, self.top - x, before - 1) {
+            if before >= 1 && x <= cap && self.fits(i, self.top - x, before - 1) {
                 v[i] = x as u8;
                 self.fill_first(i, before - 1, self.top - x, v);
                 return Some(i);
@@ -384,7 +392,7 @@ mod tests {
         out
     }
 
-    /// Rank, unrank and advance agree with a brute-force colex listing of every block.
+    /// Rank, unrank, advance and skip agree with a brute-force colex listing of every block.
     #[test]
     fn ranks_are_colex_positions() {
         for k in 2..=6 {
@@ -413,6 +421,18 @@ mod tests {
                             assert_eq!(&v, w);
                         }
                         assert!(layout.advance(&mut v, e).is_none());
+                    }
+                    // Skipping every vector that shares the runs from `from` on.
+                    for (r, w) in want.iter().enumerate() {
+                        for from in 0..=e {
+                            let next = want[r + 1..].iter().find(|x| x[from..] != w[from..]);
+                            let mut v = w.clone();
+                            let changed = layout.skip_past(&mut v, e, from);
+                            assert_eq!(changed.map(|_| &v), next, "{w:?} from {from}");
+                            if let Some(i) = changed {
+                                assert!(v[i] != w[i] && v[i + 1..] == w[i + 1..], "{w:?} {i}");
+                            }
+                        }
                     }
                 }
             }

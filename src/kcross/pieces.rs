@@ -78,14 +78,13 @@ impl Sums {
         self.d[e + 1] = 0;
         self.t[e + 1] = 0;
         self.refresh(layout, v);
-        self.rank = self.d[0];
     }
 
-    /// Moves to `v`, the next vector of the block after the loaded one, where only `v_0..v_i`
-    /// changed (as [`Layout::advance`] reports). Call [`Sums::refresh`] before reading options.
+    /// Moves to `v`, a later vector of the block than the loaded one, where only `v_0..v_i`
+    /// changed (as [`Layout::advance`] and [`Layout::skip_past`] report). Call
+    /// [`Sums::refresh`] before reading options or the rank.
     #[inline]
     pub fn step(&mut self, i: usize) {
-        self.rank += 1;
         self.stale = self.stale.max(i + 1);
     }
 
@@ -112,6 +111,7 @@ impl Sums {
             self.rr[m + 1] = self.rr[m] + layout.contrib(m, v[e - m], q);
         }
         // Cells whose pieces involve a changed run (cell i reads v_(i-2)..v_(i+1)).
+        self.rank = self.d[0];
         for i in 1..=(stale + 1).min(e) {
             self.refresh_cell(layout, v, i);
         }
@@ -167,21 +167,29 @@ impl Sums {
         self.right[i] = right;
     }
 
-    /// Whether `v` comes no later than its reversal in colex order (so ranks at most its
-    /// reversal's rank): usually settled by the two end runs.
+    /// Whether `v` is the one of `v` and its reversal that the table build values: runs are
+    /// compared in pairs `(v_a, v_(e-a))` from the centre out, and the first unequal pair must
+    /// be larger on the left (a palindrome values itself). `Err(a)` for a vector that is not:
+    /// then neither is any vector sharing its runs `v_a..v_e`, which are all that was compared.
+    ///
+    /// From the centre out, not from the ends in: colex order walks the low runs fastest, so
+    /// the vectors that are valued come in long stretches and the sums change little between
+    /// them (a test from the ends would alternate every few vectors).
     #[inline]
-    pub fn leads_its_reversal(v: &[u8]) -> bool {
-        let e = v.len() - 1;
-        for j in 0..=e / 2 {
-            if v[e - j] != v[j] {
-                return v[e - j] < v[j];
+    pub fn valued_of_its_pair(v: &[u8]) -> Result<(), usize> {
+        let len = v.len();
+        for a in (0..len / 2).rev() {
+            let b = len - 1 - a;
+            if v[a] != v[b] {
+                return if v[a] > v[b] { Ok(()) } else { Err(a) };
             }
         }
-        true
+        Ok(())
     }
 
-    /// The rank of `v`.
+    /// The rank of `v`; needs a refresh after a step.
     pub fn rank(&self) -> u64 {
+        debug_assert_eq!(self.stale, 0);
         self.rank
     }
 
@@ -209,6 +217,38 @@ impl Sums {
 mod tests {
     use super::*;
     use crate::kcross::components::{canonical, options};
+
+    /// Of a vector and its reversal exactly one is valued (both if they are equal), and a
+    /// refusal holds for every vector sharing the runs it names.
+    #[test]
+    fn one_of_each_pair_is_valued() {
+        let layout = Layout::new(5, 10);
+        for e in 1..=10 {
+            for s in 0..=10 - e {
+                let mut v = vec![0u8; e + 1];
+                let all: Vec<Vec<u8>> = (0..layout.block_len(e, s))
+                    .map(|rank| {
+                        layout.unrank(e, s, rank, &mut v);
+                        v.clone()
+                    })
+                    .collect();
+                for v in &all {
+                    let rev: Vec<u8> = v.iter().rev().copied().collect();
+                    let valued = Sums::valued_of_its_pair(v).is_ok();
+                    if rev == *v {
+                        assert!(valued, "{v:?}");
+                    } else {
+                        assert_ne!(valued, Sums::valued_of_its_pair(&rev).is_ok(), "{v:?}");
+                    }
+                    if let Err(a) = Sums::valued_of_its_pair(v) {
+                        for w in all.iter().filter(|w| w[a..] == v[a..]) {
+                            assert!(Sums::valued_of_its_pair(w).is_err(), "{v:?} {w:?}");
+                        }
+                    }
+                }
+            }
+        }
+    }
 
     /// Every option of every vector with `E + S <= 9`, k = 2..6, against the plain vector
     /// surgery of `components::options` ranked from scratch.

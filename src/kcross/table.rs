@@ -2,8 +2,8 @@
 //! `kcross.md`): a move lowers the number of live cells `E`, so all states of one level depend
 //! only on lower levels and are computed in parallel, on all cores or as GPU dispatches.
 //!
-//! Reversal keeps the value, so only the vectors that lead their reversal in colex order are
-//! valued from their options; the value goes to the reversal's place too.
+//! Reversal keeps the value, so only one vector of each pair is valued from its options
+//! ([`Sums::valued_of_its_pair`]); the value goes to the reversal's place too.
 //!
 //! Values start at 4 bits. The first value over 15 widens the table to 8 bits in place (the
 //! finished levels are copied) if the budget allows, and the level is computed again.
@@ -123,9 +123,10 @@ impl Task {
         (self.lo - start) * per_word..((self.hi - start) * per_word).min(len)
     }
 
-    /// Runs `f(v, sums)` on every state of the task, in rank order; `sums` follows `v` but is
-    /// refreshed only on demand.
-    fn for_each_state(
+    /// Runs `f(v, sums)` on every state of the task that [`Sums::valued_of_its_pair`] picks,
+    /// in rank order, with `sums` refreshed; the others are stepped over, a shared suffix at a
+    /// time.
+    fn for_each_valued_state(
         &self,
         layout: &Layout,
         sums: &mut Sums,
@@ -136,13 +137,21 @@ impl Task {
         let v = &mut v[..=self.e];
         layout.unrank(self.e, self.s, ranks.start, v);
         sums.load(layout, v);
-        for rank in ranks.clone() {
-            f(v, sums);
-            if rank + 1 < ranks.end {
-                let i = layout
-                    .advance(v, self.e)
-                    .expect("not the block's last vector");
-                sums.step(i);
+        loop {
+            let next = match Sums::valued_of_its_pair(v) {
+                Ok(()) => {
+                    sums.refresh(layout, v);
+                    if sums.rank() >= ranks.end {
+                        return;
+                    }
+                    f(v, sums);
+                    layout.advance(v, self.e)
+                }
+                Err(a) => layout.skip_past(v, self.e, a),
+            };
+            match next {
+                Some(i) => sums.step(i),
+                None => return,
             }
         }
     }
@@ -231,11 +240,10 @@ fn compute_level_in<const BITS: u32>(
             // The task's own words are collected here and OR-ed once each.
             let mut own = vec![0u32; (task.hi - task.lo) as usize];
             let first = task.ranks(layout).start;
-            task.for_each_state(layout, sums, |v, sums| {
-                if result.is_err() || !Sums::leads_its_reversal(v) {
+            task.for_each_valued_state(layout, sums, |v, sums| {
+                if result.is_err() {
                     return;
                 }
-                sums.refresh(layout, v);
                 match mex_of_options::<BITS>(layout, words, sums, v) {
                     Ok(g) => {
                         let (w, shift) = layout.slot(sums.rank() - first);
