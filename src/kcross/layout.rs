@@ -43,6 +43,10 @@ pub struct Layout {
     /// The largest sum `f(i, c, .)` counts (at most `n`), at `i * (top + 1) + c`: the sums that
     /// fit are exactly `0..=max_sum`.
     max_sum: Vec<usize>,
+    /// The last run of the first sequence in colex order of `i` runs with last `<= c` and sum
+    /// `s`, at `count_index(i, c, s)` (0 where none fits): the smallest that leaves the rest a
+    /// sum that fits.
+    first_last: Vec<u8>,
     /// First word of block `(E, S)` at `E * (n + 1) + S`, then one past the last word.
     starts: Vec<u64>,
     /// The same in states.
@@ -79,6 +83,7 @@ impl Layout {
             counts: vec![0; (n + 2) * (top + 1) * (n + 1)],
             contrib: vec![0; (n + 2) * (top + 1) * (n + 1)],
             max_sum: vec![0; (n + 2) * (top + 1)],
+            first_last: vec![0; (n + 2) * (top + 1) * (n + 1)],
             starts: Vec::with_capacity((n + 1) * (n + 1) + 1),
             state_starts: Vec::new(),
         };
@@ -101,6 +106,15 @@ impl Layout {
             for c in 0..=top {
                 let fits = (0..=n).rev().find(|&s| layout.count(i, c, s) > 0);
                 layout.max_sum[i * (top + 1) + c] = fits.expect("the empty sum fits");
+            }
+        }
+        for i in 1..=n + 1 {
+            for c in 0..=top {
+                for s in 0..=n {
+                    let first = (0..=c.min(s)).find(|&x| layout.fits(i - 1, top - x, s - x));
+                    let at = layout.count_index(i, c, s);
+                    layout.first_last[at] = first.unwrap_or(0) as u8;
+                }
             }
         }
         for j in 0..=n + 1 {
@@ -312,12 +326,10 @@ impl Layout {
     /// last run `<= cap`: each run from the last as small as the runs before it allow.
     fn fill_first(&self, len: usize, mut s: usize, mut cap: usize, v: &mut [u8]) {
         for j in (0..len).rev() {
-            let x = (0..=cap.min(s))
-                .find(|&x| self.fits(j, self.top - x, s - x))
-                .expect("the sum fits");
-            v[j] = x as u8;
-            s -= x;
-            cap = self.top - x;
+            let x = self.first_last[self.count_index(j + 1, cap, s)];
+            v[j] = x;
+            s -= usize::from(x);
+            cap = self.top - usize::from(x);
         }
     }
 

@@ -95,20 +95,31 @@ impl Sums {
         if stale == 0 {
             return;
         }
+        // Each sum runs in a register: through the arrays, every step would wait for the
+        // store of the one before.
+        let mut p = 0;
         for (j, &x) in v[..stale].iter().enumerate() {
-            self.p[j + 1] = self.p[j] + usize::from(x);
+            p += usize::from(x);
+            self.p[j + 1] = p;
         }
         // d[j] = d[j + 1] + term(j), down from the changed prefix; d[0] is the rank.
+        let mut d = self.d[stale];
         for j in (0..stale).rev() {
-            self.d[j] = self.d[j + 1] + layout.contrib(j, v[j], self.p[j + 1]);
+            d += layout.contrib(j, v[j], self.p[j + 1]);
+            self.d[j] = d;
         }
-        for j in (1..stale.min(e + 1)).rev() {
-            self.t[j] = self.t[j + 1] + layout.contrib(j - 1, v[j], self.p[j + 1] + 1);
+        let top = stale.min(e + 1);
+        let mut t = self.t[top];
+        for j in (1..top).rev() {
+            t += layout.contrib(j - 1, v[j], self.p[j + 1] + 1);
+            self.t[j] = t;
         }
         // The reversal's prefixes that reach into v_0..v_(stale-1).
+        let total = self.p[e + 1];
+        let mut rr = self.rr[e + 1 - stale];
         for m in (e + 1 - stale)..=e {
-            let q = self.p[e + 1] - self.p[e - m];
-            self.rr[m + 1] = self.rr[m] + layout.contrib(m, v[e - m], q);
+            rr += layout.contrib(m, v[e - m], total - self.p[e - m]);
+            self.rr[m + 1] = rr;
         }
         // Cells whose pieces involve a changed run (cell i reads v_(i-2)..v_(i+1)).
         self.rank = self.d[0];
