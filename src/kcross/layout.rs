@@ -157,6 +157,12 @@ impl Layout {
         s <= self.max_sum[i * (self.top + 1) + c]
     }
 
+    /// `k - 2`: the longest run inside a component.
+    #[inline]
+    pub fn top(&self) -> usize {
+        self.top
+    }
+
     /// The largest value a state holds.
     pub fn max_value(&self) -> u32 {
         (1 << self.bits) - 1

@@ -129,50 +129,70 @@ impl Sums {
         self.stale = 0;
     }
 
-    /// The piece indices of cell `i` from fresh sums.
+    /// The piece indices of cell `i` from fresh sums. Most often no cell dies and one piece
+    /// remains: that case is kept short here, the others are [`Sums::refresh_split_cell`].
     #[inline]
     fn refresh_cell(&mut self, layout: &Layout, v: &[u8], i: usize) {
-        let (e, k) = (self.e, layout.k);
+        let e = self.e;
+        // A cell dies when the runs on its sides and its own X reach k: a + b > k - 2.
+        let top = layout.top() as u8;
         let m = v[i - 1] + 1 + v[i];
-        let dies = |a: u8, b: u8| usize::from(a) + usize::from(b) + 1 >= k;
-        let left_dies = i >= 2 && dies(v[i - 2], m);
-        let right_dies = i < e && dies(m, v[i + 1]);
+        let left_dies = i >= 2 && v[i - 2] + m > top;
+        let right_dies = i < e && m + v[i + 1] > top;
+        if left_dies || right_dies {
+            self.refresh_split_cell(layout, v, i, left_dies, right_dies);
+        } else if e >= 2 {
+            // One piece: e - 1 cells, one more X in all, at `rank - d[i - 1]` plus this.
+            let whole = self.whole_base + layout.contrib(i - 1, m, self.p[i + 1] + 1);
+            self.offset[i] = (whole + self.t[i + 1]).wrapping_sub(self.d[i - 1]);
+            self.mask[i] = u64::MAX;
+            self.right[i] = 0;
+        } else {
+            // The last cell: nothing live remains.
+            (self.offset[i], self.mask[i], self.right[i]) = (0, 0, 0);
+        }
+    }
+
+    /// [`Sums::refresh_cell`] where a neighbour of cell `i` dies, leaving up to two pieces.
+    #[inline(never)]
+    fn refresh_split_cell(
+        &mut self,
+        layout: &Layout,
+        v: &[u8],
+        i: usize,
+        left_dies: bool,
+        right_dies: bool,
+    ) {
+        let e = self.e;
+        let m = v[i - 1] + 1 + v[i];
         // Prefix v_0..v_(i-2): sum p[i - 1], rank `rank - d[i - 1]`. With m appended: sum
         // p[i + 1] + 1 (one more X).
-        let (pl, dl, pm) = (self.p[i - 1], self.d[i - 1], self.p[i + 1] + 1);
+        let (pl, pm) = (self.p[i - 1], self.p[i + 1] + 1);
+        let offset = if left_dies {
+            // v_0..v_(i-2): i - 2 cells.
+            (i >= 3).then(|| layout.index(i - 2, pl, 0))
+        } else {
+            // v_0..v_(i-2), m: i - 1 cells.
+            (i >= 2).then(|| layout.index(i - 1, pm, 0) + layout.contrib(i - 1, m, pm))
+        };
         // Suffix v_(i+1)..v_e reversed: e - i runs.
         let (qr, rrr) = (self.p[e + 1] - self.p[i + 1], self.rr[e - i]);
-        let (offset, right) = if !left_dies && !right_dies {
-            // One piece: e - 1 cells, one more X in all.
-            let offset =
-                (e >= 2).then(|| self.whole_base + layout.contrib(i - 1, m, pm) + self.t[i + 1]);
-            (offset, 0)
-        } else {
-            let offset = if left_dies {
-                // v_0..v_(i-2): i - 2 cells.
-                (i >= 3).then(|| layout.index(i - 2, pl, 0))
-            } else {
-                // v_0..v_(i-2), m: i - 1 cells.
-                (i >= 2).then(|| layout.index(i - 1, pm, 0) + layout.contrib(i - 1, m, pm))
-            };
-            let right = if right_dies {
-                // v_(i+1)..v_e: e - i - 1 cells.
-                if e >= i + 2 {
-                    layout.index(e - i - 1, qr, rrr)
-                } else {
-                    0
-                }
-            } else if e > i {
-                // m, v_(i+1)..v_e, reversed: e - i cells.
-                let s = qr + usize::from(m);
-                layout.index(e - i, s, rrr + layout.contrib(e - i, m, s))
+        let right = if right_dies {
+            // v_(i+1)..v_e: e - i - 1 cells.
+            if e >= i + 2 {
+                layout.index(e - i - 1, qr, rrr)
             } else {
                 0
-            };
-            (offset, right)
+            }
+        } else if e > i {
+            // m, v_(i+1)..v_e, reversed: e - i cells.
+            let s = qr + usize::from(m);
+            layout.index(e - i, s, rrr + layout.contrib(e - i, m, s))
+        } else {
+            0
         };
         (self.offset[i], self.mask[i]) = match offset {
-            Some(o) => (o.wrapping_sub(dl), u64::MAX),
+            Some(o) => (o.wrapping_sub(self.d[i - 1]), u64::MAX),
             None => (0, 0),
         };
         self.right[i] = right;
