@@ -355,7 +355,8 @@ impl Layout {
             v[1] += 1;
             return Some(1);
         }
-        self.skip_past(v, e, 0)
+        // Run 1 cannot grow: the next vector is the first with other runs from 2 on.
+        self.skip_past(v, e, 2)
     }
 
     /// Steps `v[..=e]` to the first vector in colex order after every vector that shares its
@@ -364,16 +365,13 @@ impl Layout {
     pub fn skip_past(&self, v: &mut [u8], e: usize, from: usize) -> Option<usize> {
         // Run i grows by one, taking the X from the runs before it, which are refilled as the
         // first prefix of their sum less one. Run 0 has nothing before it to take from.
+        let v = &mut v[..=e];
         let from = from.max(1);
-        let mut before: usize = v[..from].iter().map(|&x| usize::from(x)).sum();
+        let mut before: usize = v[..from.min(e + 1)].iter().map(|&x| usize::from(x)).sum();
         for i in from..=e {
             let x = usize::from(v[i]) + 1;
-            let cap = if i == e {
-                self.top
-            } else {
-                self.top - usize::from(v[i + 1])
-            };
-            if before >= 1 && x <= cap && self.fits(i, self.top - x, before - 1) {
+            let after = v.get(i + 1).map_or(0, |&y| usize::from(y));
+            if before >= 1 && x + after <= self.top && self.fits(i, self.top - x, before - 1) {
                 v[i] = x as u8;
                 self.fill_first(i, before - 1, self.top - x, v);
                 return Some(i);
