@@ -41,8 +41,10 @@ pub struct Sums {
     /// mask of 0 with offset 0 is index 0, the empty piece.
     offset: [u64; LEN],
     mask: [u64; LEN],
-    /// Cell `i`'s right piece index (0: none).
+    /// Cell `i`'s right piece index (0: none) and its value, read once when the cell is
+    /// refreshed rather than once per vector.
     right: [u64; LEN],
+    right_value: [u32; LEN],
 }
 
 impl Default for Sums {
@@ -59,12 +61,13 @@ impl Default for Sums {
             offset: [0; LEN],
             mask: [0; LEN],
             right: [0; LEN],
+            right_value: [0; LEN],
         }
     }
 }
 
 impl Sums {
-    /// Loads `v` (at least two runs).
+    /// Loads `v` (at least two runs); call [`Sums::refresh`] before reading anything.
     pub fn load(&mut self, layout: &Layout, v: &[u8]) {
         let e = v.len() - 1;
         self.e = e;
@@ -77,7 +80,6 @@ impl Sums {
         };
         self.d[e + 1] = 0;
         self.t[e + 1] = 0;
-        self.refresh(layout, v);
     }
 
     /// Moves to `v`, a later vector of the block than the loaded one, where only `v_0..v_i`
@@ -90,7 +92,7 @@ impl Sums {
 
     /// Brings every sum and piece index up to date with `v`.
     #[inline]
-    pub fn refresh(&mut self, layout: &Layout, v: &[u8]) {
+    pub fn refresh(&mut self, layout: &Layout, v: &[u8], value: impl Fn(u64) -> u32 + Copy) {
         let (e, stale) = (self.e, self.stale);
         if stale == 0 {
             return;
@@ -124,7 +126,7 @@ impl Sums {
         // Cells whose pieces involve a changed run (cell i reads v_(i-2)..v_(i+1)).
         self.rank = self.d[0];
         for i in 1..=(stale + 1).min(e) {
-            self.refresh_cell(layout, v, i);
+            self.refresh_cell(layout, v, i, value);
         }
         self.stale = 0;
     }
@@ -132,7 +134,13 @@ impl Sums {
     /// The piece indices of cell `i` from fresh sums. Most often no cell dies and one piece
     /// remains: that case is kept short here, the others are [`Sums::refresh_split_cell`].
     #[inline]
-    fn refresh_cell(&mut self, layout: &Layout, v: &[u8], i: usize) {
+    fn refresh_cell(
+        &mut self,
+        layout: &Layout,
+        v: &[u8],
+        i: usize,
+        value: impl Fn(u64) -> u32 + Copy,
+    ) {
         let e = self.e;
         // A cell dies when the runs on its sides and its own X reach k: a + b > k - 2.
         let top = layout.top() as u8;
@@ -140,16 +148,18 @@ impl Sums {
         let left_dies = i >= 2 && v[i - 2] + m > top;
         let right_dies = i < e && m + v[i + 1] > top;
         if left_dies || right_dies {
-            self.refresh_split_cell(layout, v, i, left_dies, right_dies);
+            self.refresh_split_cell(layout, v, i, [left_dies, right_dies], value);
         } else if e >= 2 {
             // One piece: e - 1 cells, one more X in all, at `rank - d[i - 1]` plus this.
             let whole = self.whole_base + layout.contrib(i - 1, m, self.p[i + 1] + 1);
             self.offset[i] = (whole + self.t[i + 1]).wrapping_sub(self.d[i - 1]);
             self.mask[i] = u64::MAX;
             self.right[i] = 0;
+            self.right_value[i] = 0;
         } else {
             // The last cell: nothing live remains.
             (self.offset[i], self.mask[i], self.right[i]) = (0, 0, 0);
+            self.right_value[i] = 0;
         }
     }
 
@@ -160,8 +170,8 @@ impl Sums {
         layout: &Layout,
         v: &[u8],
         i: usize,
-        left_dies: bool,
-        right_dies: bool,
+        [left_dies, right_dies]: [bool; 2],
+        value: impl Fn(u64) -> u32,
     ) {
         let e = self.e;
         let m = v[i - 1] + 1 + v[i];
@@ -196,6 +206,7 @@ impl Sums {
             None => (0, 0),
         };
         self.right[i] = right;
+        self.right_value[i] = if right == 0 { 0 } else { value(right) };
     }
 
     /// Whether `v` is the one of `v` and its reversal that the table build values: runs are
@@ -241,6 +252,18 @@ impl Sums {
             (self.rank & self.mask[i]).wrapping_add(self.offset[i]),
             self.right[i],
         ]
+    }
+
+    /// [`Sums::option`] with the right piece's value in place of its index: what valuing
+    /// needs (the value was read at the refresh with the reader it was given).
+    #[inline]
+    pub fn left_and_right_value(&self, i: usize) -> (u64, u32) {
+        debug_assert_eq!(self.stale, 0);
+        let i = i % LEN;
+        (
+            (self.rank & self.mask[i]).wrapping_add(self.offset[i]),
+            self.right_value[i],
+        )
     }
 }
 
@@ -298,12 +321,13 @@ mod tests {
                     let mut v = vec![0u8; e + 1];
                     layout.unrank(e, s, 0, &mut v);
                     sums.load(&layout, &v);
+                    sums.refresh(&layout, &v, |_| 0);
                     for r in 0..len {
                         // Stepped sums, checked against the vector itself.
                         if r > 0 {
                             let i = layout.advance(&mut v, e).unwrap();
                             sums.step(i);
-                            sums.refresh(&layout, &v);
+                            sums.refresh(&layout, &v, |_| 0);
                         }
                         assert_eq!(sums.rank(), r);
                         assert_eq!(layout.rank(&v), r);

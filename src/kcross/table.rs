@@ -124,12 +124,13 @@ impl Task {
     }
 
     /// Runs `f(v, sums)` on every state of the task that [`Sums::valued_of_its_pair`] picks,
-    /// in rank order, with `sums` refreshed; the others are stepped over, a shared suffix at a
-    /// time.
+    /// in rank order, with `sums` refreshed (`value` reads the lower levels); the others are
+    /// stepped over, a shared suffix at a time.
     fn for_each_valued_state(
         &self,
         layout: &Layout,
         sums: &mut Sums,
+        value: impl Fn(u64) -> u32 + Copy,
         mut f: impl FnMut(&[u8], &mut Sums),
     ) {
         let ranks = self.ranks(layout);
@@ -140,7 +141,7 @@ impl Task {
         loop {
             let next = match Sums::valued_of_its_pair(v) {
                 Ok(()) => {
-                    sums.refresh(layout, v);
+                    sums.refresh(layout, v, value);
                     if sums.rank() >= ranks.end {
                         return;
                     }
@@ -183,8 +184,8 @@ fn mex_of_options<const BITS: u32>(
 ) -> Result<u32, TableError> {
     debug_assert_eq!(layout.bits, BITS);
     let value = |i| {
-        let [left, right] = sums.option(i);
-        value_of::<BITS>(words, left) ^ value_of::<BITS>(words, right)
+        let (left, right) = sums.left_and_right_value(i);
+        value_of::<BITS>(words, left) ^ right
     };
     let mex = if BITS <= 4 {
         // Option values are below 16: one word of flags.
@@ -240,7 +241,8 @@ fn compute_level_in<const BITS: u32>(
             // The task's own words are collected here and OR-ed once each.
             let mut own = vec![0u32; (task.hi - task.lo) as usize];
             let first = task.ranks(layout).start;
-            task.for_each_valued_state(layout, sums, |v, sums| {
+            let value = |index| value_of::<BITS>(words, index);
+            task.for_each_valued_state(layout, sums, value, |v, sums| {
                 if result.is_err() {
                     return;
                 }
