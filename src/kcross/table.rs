@@ -148,7 +148,7 @@ impl Task {
                     f(v, sums);
                     layout.advance(v, self.e)
                 }
-                Err(a) => layout.skip_past(v, self.e, a),
+                Err(from) => layout.skip_past(v, self.e, from),
             };
             match next {
                 Some(i) => sums.step(i),
