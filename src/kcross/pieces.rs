@@ -78,6 +78,7 @@ impl Sums {
         } else {
             0
         };
+        self.p[e + 1] = s;
         self.d[e + 1] = 0;
         self.t[e + 1] = 0;
     }
@@ -97,31 +98,30 @@ impl Sums {
         if stale == 0 {
             return;
         }
-        // Each sum runs in a register: through the arrays, every step would wait for the
-        // store of the one before.
-        let mut p = 0;
-        for (j, &x) in v[..stale].iter().enumerate() {
-            p += usize::from(x);
-            self.p[j + 1] = p;
-        }
-        // d[j] = d[j + 1] + term(j), down from the changed prefix; d[0] is the rank.
-        let mut d = self.d[stale];
-        for j in (0..stale).rev() {
-            d += layout.contrib(j, v[j], self.p[j + 1]);
-            self.d[j] = d;
-        }
-        let top = stale.min(e + 1);
-        let mut t = self.t[top];
-        for j in (1..top).rev() {
-            t += layout.contrib(j - 1, v[j], self.p[j + 1] + 1);
-            self.t[j] = t;
-        }
-        // The reversal's prefixes that reach into v_0..v_(stale-1).
+        // One pass down the changed runs, every sum in a register (through the arrays, each
+        // step would wait for the store of the one before). The prefix sum through the changed
+        // runs is what it was (a step only moves X's among them), so the pass starts from it:
+        // with `through` = p[j + 1],
+        //   d[j] = d[j + 1] + term(j)                       (d[0] is the rank),
+        //   t[j] = t[j + 1] + term of v_j one place left with one more X before it,
+        //   rr[e - j + 1] = rr[e - j] + the reversal's term of v_j (its prefixes that reach
+        //   into the changed runs).
         let total = self.p[e + 1];
-        let mut rr = self.rr[e + 1 - stale];
-        for m in (e + 1 - stale)..=e {
-            rr += layout.contrib(m, v[e - m], total - self.p[e - m]);
-            self.rr[m + 1] = rr;
+        let (mut d, mut t, mut rr) = (self.d[stale], self.t[stale], self.rr[e + 1 - stale]);
+        let mut through = self.p[stale];
+        for j in (0..stale).rev() {
+            let x = v[j];
+            let before = through - usize::from(x);
+            d += layout.contrib(j, x, through);
+            rr += layout.contrib(e - j, x, total - before);
+            self.p[j + 1] = through;
+            self.d[j] = d;
+            self.rr[e - j + 1] = rr;
+            if j > 0 {
+                t += layout.contrib(j - 1, x, through + 1);
+                self.t[j] = t;
+            }
+            through = before;
         }
         // Cells whose pieces involve a changed run (cell i reads v_(i-2)..v_(i+1)).
         self.rank = self.d[0];
