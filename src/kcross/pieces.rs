@@ -45,6 +45,8 @@ pub struct Sums {
     /// refreshed rather than once per vector.
     right: [u64; LEN],
     right_value: [u32; LEN],
+    /// Whether filling cell `i` kills cell `i - 1`.
+    left_dies: [bool; LEN],
 }
 
 impl Default for Sums {
@@ -62,6 +64,7 @@ impl Default for Sums {
             mask: [0; LEN],
             right: [0; LEN],
             right_value: [0; LEN],
+            left_dies: [false; LEN],
         }
     }
 }
@@ -123,10 +126,12 @@ impl Sums {
             }
             through = before;
         }
-        // Cells whose pieces involve a changed run (cell i reads v_(i-2)..v_(i+1)).
+        // Cells whose pieces involve a changed run (cell i reads v_(i-2)..v_(i+1)). The last
+        // of them reads only v_(i-2) of the changed runs, and only to see whether cell i - 1
+        // dies: its pieces sit where they did unless that changed.
         self.rank = self.d[0];
         for i in 1..=(stale + 1).min(e) {
-            self.refresh_cell(layout, v, i, value);
+            self.refresh_cell(layout, v, i, i == stale + 1, value);
         }
         self.stale = 0;
     }
@@ -139,6 +144,7 @@ impl Sums {
         layout: &Layout,
         v: &[u8],
         i: usize,
+        only_left_changed: bool,
         value: impl Fn(u64) -> u32 + Copy,
     ) {
         let e = self.e;
@@ -146,6 +152,10 @@ impl Sums {
         let top = layout.top() as u8;
         let m = v[i - 1] + 1 + v[i];
         let left_dies = i >= 2 && v[i - 2] + m > top;
+        if only_left_changed && left_dies == self.left_dies[i] {
+            return;
+        }
+        self.left_dies[i] = left_dies;
         let right_dies = i < e && m + v[i + 1] > top;
         if left_dies || right_dies {
             self.refresh_split_cell(layout, v, i, [left_dies, right_dies], value);
