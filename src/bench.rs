@@ -53,6 +53,24 @@ impl BenchRow {
     }
 }
 
+/// Runs `round` (the same programs in the same order each time) `rounds` times and keeps each
+/// program's fastest run.
+pub fn fastest_of<E>(
+    rounds: u32,
+    mut round: impl FnMut() -> Result<Vec<BenchRow>, E>,
+) -> Result<Vec<BenchRow>, E> {
+    let mut rows = round()?;
+    for _ in 1..rounds {
+        let runs = round()?;
+        rows = rows
+            .into_iter()
+            .zip(runs)
+            .map(|(a, b)| a.faster(b))
+            .collect();
+    }
+    Ok(rows)
+}
+
 /// Times a `--c-max` triple scan on `backend`, rows formatted as CSV and discarded.
 pub fn time_scan(c_max: u32, backend: &Backend<'_>, label: &str) -> Result<BenchRow, ScanError> {
     let opts = ScanOptions {
@@ -257,5 +275,21 @@ mod tests {
         assert_eq!(run(1.0, "x").faster(run(2.0, "x")).seconds, 1.0);
         let changed = run(1.0, "x").faster(run(2.0, "y"));
         assert_eq!(changed.checksum, "changed between runs");
+    }
+
+    /// Each program keeps its own fastest round; every round runs.
+    #[test]
+    fn rounds_keep_each_programs_fastest() {
+        let times = [[3.0, 1.0], [2.0, 5.0], [4.0, 2.0]];
+        let mut round = 0;
+        let rows = fastest_of(3, || {
+            let runs = times[round].iter().map(|&t| run(t, "x")).collect();
+            round += 1;
+            Ok::<_, ()>(runs)
+        })
+        .unwrap();
+        assert_eq!(round, 3);
+        let seconds: Vec<f64> = rows.iter().map(|r| r.seconds).collect();
+        assert_eq!(seconds, [2.0, 1.0]);
     }
 }

@@ -328,6 +328,17 @@ pub struct BenchArrowsArgs {
     /// Most memory the table may take, e.g. 8G [default: half the machine's memory].
     #[arg(long, value_parser = parse_bytes)]
     pub mem_budget: Option<u64>,
+    #[command(flatten)]
+    pub rounds: Rounds,
+}
+
+/// How many times a bench runs its programs.
+#[derive(Args, Debug)]
+pub struct Rounds {
+    /// Rounds of runs (the peer if any, then each backend); each program's fastest run is
+    /// shown. On a shared machine single runs vary by tens of percent.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=100))]
+    pub repeat: u32,
 }
 
 #[derive(Args, Debug)]
@@ -343,6 +354,8 @@ pub struct BenchKcrossArgs {
     /// Skip the GPU even if one is found.
     #[arg(long)]
     pub no_gpu: bool,
+    #[command(flatten)]
+    pub rounds: Rounds,
 }
 
 fn parse_ruleset(s: &str) -> Result<Ruleset, String> {
@@ -493,8 +506,6 @@ pub struct BenchSubArgs {
     /// Skip the GPU even if one is found.
     #[arg(long)]
     pub no_gpu: bool,
-    /// Rounds of runs (peer, then each backend); each program's fastest run is shown. On a
-    /// shared machine single runs vary by tens of percent.
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=100))]
-    pub repeat: u32,
+    #[command(flatten)]
+    pub rounds: Rounds,
 }

@@ -13,7 +13,7 @@ use cli::{
     KcrossCommand, PlotView, PposArgs, ScanArgs, SeqArgs, SeqFormat, SubCommand, SurveyArgs,
     TableFormat,
 };
-use nimseq::bench::{BenchRow, BenchTable, time_kcross, time_peer, time_scan};
+use nimseq::bench::{BenchRow, BenchTable, fastest_of, time_kcross, time_peer, time_scan};
 use nimseq::gpu::GpuContext;
 use nimseq::kcross;
 use nimseq::kcross::gpu::KcrossGpu;
@@ -180,16 +180,23 @@ fn run(cli: Cli) -> Result<()> {
         Command::Bench(BenchCommand::Kcross(args)) => {
             let (k, n) = (args.k as usize, args.n_max);
             eprintln!("timing G([n]) for n <= {n}, k = {k}");
-            bench_backends("states", args.reference, args.no_gpu, |backend, label| {
-                Ok(match backend {
-                    Timed::Reference => time_kcross(k, n, &KcrossBackend::Reference, label)?,
-                    Timed::Cpu => time_kcross(k, n, &KcrossBackend::Cpu, label)?,
-                    Timed::Gpu(ctx) => {
-                        let gpu = KcrossGpu::new(ctx)?;
-                        time_kcross(k, n, &KcrossBackend::Gpu(&gpu), label)?
-                    }
-                })
-            })
+            let (reference, rounds) = (args.reference, args.rounds.repeat);
+            bench_backends(
+                "states",
+                reference,
+                args.no_gpu,
+                rounds,
+                |backend, label| {
+                    Ok(match backend {
+                        Timed::Reference => time_kcross(k, n, &KcrossBackend::Reference, label)?,
+                        Timed::Cpu => time_kcross(k, n, &KcrossBackend::Cpu, label)?,
+                        Timed::Gpu(ctx) => {
+                            let gpu = KcrossGpu::new(ctx)?;
+                            time_kcross(k, n, &KcrossBackend::Gpu(&gpu), label)?
+                        }
+                    })
+                },
+            )
         }
         Command::Bench(BenchCommand::Arrows(args)) => {
             use nimseq::arrows::spider::SpiderTable;
@@ -200,30 +207,36 @@ fn run(cli: Cli) -> Result<()> {
                 format!("the state table of {legs}-leg spiders with legs up to {h}")
             })?;
             eprintln!("timing the table of every {legs}-leg spider with legs <= {h}");
-            bench_backends("tuples", args.reference, args.no_gpu, |backend, label| {
-                Ok(match backend {
-                    Timed::Reference => time_spiders(legs, h, &SpiderFill::Recursion, label)?,
-                    Timed::Cpu => time_spiders(legs, h, &SpiderFill::Cpu, label)?,
-                    Timed::Gpu(ctx) => {
-                        let gpu = SpiderGpu::new(ctx)?;
-                        time_spiders(legs, h, &SpiderFill::Gpu(&gpu), label)?
-                    }
-                })
-            })
+            let (reference, rounds) = (args.reference, args.rounds.repeat);
+            bench_backends(
+                "tuples",
+                reference,
+                args.no_gpu,
+                rounds,
+                |backend, label| {
+                    Ok(match backend {
+                        Timed::Reference => time_spiders(legs, h, &SpiderFill::Recursion, label)?,
+                        Timed::Cpu => time_spiders(legs, h, &SpiderFill::Cpu, label)?,
+                        Timed::Gpu(ctx) => {
+                            let gpu = SpiderGpu::new(ctx)?;
+                            time_spiders(legs, h, &SpiderFill::Gpu(&gpu), label)?
+                        }
+                    })
+                },
+            )
         }
         Command::Bench(BenchCommand::Sub(args)) => {
             let gpu = bench_gpu(args.no_gpu);
             eprintln!(
                 "timing a scan of every triple with c <= {} ({} round(s), fastest shown)",
-                args.c_max, args.repeat
+                args.c_max, args.rounds.repeat
             );
             let gpu_backend = match &gpu {
                 Some(ctx) => Some((Backend::Gpu(SubtractionGpu::new(ctx)?), ctx)),
                 None => None,
             };
             let threads = rayon::current_num_threads();
-            let mut rows: Vec<BenchRow> = Vec::new();
-            for round in 0..args.repeat {
+            let rows = fastest_of(args.rounds.repeat, || {
                 let mut runs = Vec::new();
                 if let Some(peer) = &args.peer {
                     runs.push(time_peer(peer, args.c_max).context("running the peer")?);
@@ -243,15 +256,8 @@ fn run(cli: Cli) -> Result<()> {
                         &format!("gpu {}", ctx.info.name),
                     )?);
                 }
-                rows = if round == 0 {
-                    runs
-                } else {
-                    rows.into_iter()
-                        .zip(runs)
-                        .map(|(a, b)| a.faster(b))
-                        .collect()
-                };
-            }
+                Ok::<_, anyhow::Error>(runs)
+            })?;
             if let Some((_, ctx)) = &gpu_backend {
                 println!("gpu: {}", ctx.describe());
             }
@@ -293,21 +299,28 @@ enum Timed<'a> {
 }
 
 /// Times the reference (when asked), the CPU path and the GPU (when found, unless skipped) on
-/// the same work, and prints the rows side by side.
+/// the same work, `rounds` times each keeping the fastest, and prints the rows side by side.
 fn bench_backends(
     unit: &'static str,
     reference: bool,
     no_gpu: bool,
+    rounds: u32,
     mut time: impl FnMut(Timed<'_>, &str) -> Result<BenchRow>,
 ) -> Result<()> {
-    let mut rows = Vec::new();
-    if reference {
-        rows.push(time(Timed::Reference, "reference")?);
-    }
+    let gpu = bench_gpu(no_gpu);
     let threads = rayon::current_num_threads();
-    rows.push(time(Timed::Cpu, &format!("cpu ({threads} threads)"))?);
-    if let Some(ctx) = bench_gpu(no_gpu) {
-        rows.push(time(Timed::Gpu(&ctx), &format!("gpu {}", ctx.info.name))?);
+    let rows = fastest_of(rounds, || {
+        let mut runs = Vec::new();
+        if reference {
+            runs.push(time(Timed::Reference, "reference")?);
+        }
+        runs.push(time(Timed::Cpu, &format!("cpu ({threads} threads)"))?);
+        if let Some(ctx) = &gpu {
+            runs.push(time(Timed::Gpu(ctx), &format!("gpu {}", ctx.info.name))?);
+        }
+        Ok::<_, anyhow::Error>(runs)
+    })?;
+    if let Some(ctx) = &gpu {
         println!("gpu: {}", ctx.describe());
     }
     println!("{}", BenchTable { unit, rows });

@@ -225,3 +225,30 @@ fn family_of_spiders() {
         .unwrap();
     assert_eq!(o.status.code(), Some(2));
 }
+
+/// `bench arrows` in rounds: one row per backend, the same table from both.
+#[test]
+fn bench_keeps_the_fastest_of_its_rounds() {
+    let o = nimseq()
+        .args([
+            "bench",
+            "arrows",
+            "--leg-max",
+            "8",
+            "--reference",
+            "--no-gpu",
+            "--repeat",
+            "2",
+        ])
+        .output()
+        .unwrap();
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(out.lines().filter(|l| l.starts_with("cpu (")).count(), 1);
+    assert_eq!(
+        out.lines().filter(|l| l.starts_with("reference")).count(),
+        1
+    );
+    assert!(!out.contains("DIFFERS"), "{out}");
+    assert!(out.contains("checksum line: spiders=120 "), "{out}");
+}

@@ -162,6 +162,34 @@ fn gpu_backend_matches_cpu() {
     }
 }
 
+/// `bench kcross` in rounds: one row per backend, the same values from both (k = 4 is the
+/// spec's Table 5.2 column).
+#[test]
+fn bench_keeps_the_fastest_of_its_rounds() {
+    let (out, _) = run(&[
+        "bench",
+        "kcross",
+        "--k",
+        "4",
+        "--n-max",
+        "12",
+        "--reference",
+        "--no-gpu",
+        "--repeat",
+        "2",
+    ]);
+    assert_eq!(out.lines().filter(|l| l.starts_with("cpu (")).count(), 1);
+    assert_eq!(
+        out.lines().filter(|l| l.starts_with("reference")).count(),
+        1
+    );
+    assert!(!out.contains("DIFFERS"), "{out}");
+    assert!(
+        out.contains("checksum line: k=4 G([0..=12])=0,1,0,1,1,0,2,1,0,1,2,0,1"),
+        "{out}"
+    );
+}
+
 #[test]
 fn bad_input_gets_one_line_and_exit_code_2() {
     for (args, part) in [
@@ -171,6 +199,10 @@ fn bad_input_gets_one_line_and_exit_code_2() {
         (&["kcross", "value", "[XXX2]", "--k", "3"], "run of 3"),
         (&["kcross", "value", "[5]", "--k", "1"], "k must be"),
         (&["kcross", "seq", "--k", "1"], "k must be"),
+        (
+            &["bench", "kcross", "--k", "4", "--repeat", "0"],
+            "--repeat",
+        ),
         (&["kcross", "value", "[70]", "--k", "3"], "limit of 63"),
         (
             &[
