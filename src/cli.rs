@@ -322,19 +322,19 @@ pub struct BenchArrowsArgs {
     /// Also time the recursion from each spider (one core).
     #[arg(long)]
     pub reference: bool,
-    /// Skip the GPU even if one is found.
-    #[arg(long)]
-    pub no_gpu: bool,
     /// Most memory the table may take, e.g. 8G [default: half the machine's memory].
     #[arg(long, value_parser = parse_bytes)]
     pub mem_budget: Option<u64>,
     #[command(flatten)]
-    pub rounds: Rounds,
+    pub runs: BenchRuns,
 }
 
-/// How many times a bench runs its programs.
+/// Which backends a bench runs, and how many times.
 #[derive(Args, Debug)]
-pub struct Rounds {
+pub struct BenchRuns {
+    /// Skip the GPU even if one is found.
+    #[arg(long)]
+    pub no_gpu: bool,
     /// Rounds of runs (the peer if any, then each backend); each program's fastest run is
     /// shown. On a shared machine single runs vary by tens of percent.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=100))]
@@ -351,11 +351,8 @@ pub struct BenchKcrossArgs {
     /// Also time the raw rules (exponential: up to about 25 cells in seconds).
     #[arg(long)]
     pub reference: bool,
-    /// Skip the GPU even if one is found.
-    #[arg(long)]
-    pub no_gpu: bool,
     #[command(flatten)]
-    pub rounds: Rounds,
+    pub runs: BenchRuns,
 }
 
 fn parse_ruleset(s: &str) -> Result<Ruleset, String> {
@@ -503,9 +500,6 @@ pub struct BenchSubArgs {
     /// Also time the reference backend (slow: about 100 times the fast CPU path).
     #[arg(long)]
     pub reference: bool,
-    /// Skip the GPU even if one is found.
-    #[arg(long)]
-    pub no_gpu: bool,
     #[command(flatten)]
-    pub rounds: Rounds,
+    pub runs: BenchRuns,
 }

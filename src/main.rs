@@ -9,9 +9,9 @@ use anyhow::{Context, Result, bail};
 use clap::Parser;
 
 use cli::{
-    ArrowsCensusArgs, ArrowsCommand, ArrowsSpidersArgs, BackendChoice, BenchCommand, Cli, Command,
-    KcrossCommand, PlotView, PposArgs, ScanArgs, SeqArgs, SeqFormat, SubCommand, SurveyArgs,
-    TableFormat,
+    ArrowsCensusArgs, ArrowsCommand, ArrowsSpidersArgs, BackendChoice, BenchCommand, BenchRuns,
+    Cli, Command, KcrossCommand, PlotView, PposArgs, ScanArgs, SeqArgs, SeqFormat, SubCommand,
+    SurveyArgs, TableFormat,
 };
 use nimseq::bench::{BenchRow, BenchTable, fastest_of, time_kcross, time_peer, time_scan};
 use nimseq::gpu::GpuContext;
@@ -180,23 +180,16 @@ fn run(cli: Cli) -> Result<()> {
         Command::Bench(BenchCommand::Kcross(args)) => {
             let (k, n) = (args.k as usize, args.n_max);
             eprintln!("timing G([n]) for n <= {n}, k = {k}");
-            let (reference, rounds) = (args.reference, args.rounds.repeat);
-            bench_backends(
-                "states",
-                reference,
-                args.no_gpu,
-                rounds,
-                |backend, label| {
-                    Ok(match backend {
-                        Timed::Reference => time_kcross(k, n, &KcrossBackend::Reference, label)?,
-                        Timed::Cpu => time_kcross(k, n, &KcrossBackend::Cpu, label)?,
-                        Timed::Gpu(ctx) => {
-                            let gpu = KcrossGpu::new(ctx)?;
-                            time_kcross(k, n, &KcrossBackend::Gpu(&gpu), label)?
-                        }
-                    })
-                },
-            )
+            bench_backends("states", args.reference, &args.runs, |backend, label| {
+                Ok(match backend {
+                    Timed::Reference => time_kcross(k, n, &KcrossBackend::Reference, label)?,
+                    Timed::Cpu => time_kcross(k, n, &KcrossBackend::Cpu, label)?,
+                    Timed::Gpu(ctx) => {
+                        let gpu = KcrossGpu::new(ctx)?;
+                        time_kcross(k, n, &KcrossBackend::Gpu(&gpu), label)?
+                    }
+                })
+            })
         }
         Command::Bench(BenchCommand::Arrows(args)) => {
             use nimseq::arrows::spider::SpiderTable;
@@ -207,36 +200,29 @@ fn run(cli: Cli) -> Result<()> {
                 format!("the state table of {legs}-leg spiders with legs up to {h}")
             })?;
             eprintln!("timing the table of every {legs}-leg spider with legs <= {h}");
-            let (reference, rounds) = (args.reference, args.rounds.repeat);
-            bench_backends(
-                "tuples",
-                reference,
-                args.no_gpu,
-                rounds,
-                |backend, label| {
-                    Ok(match backend {
-                        Timed::Reference => time_spiders(legs, h, &SpiderFill::Recursion, label)?,
-                        Timed::Cpu => time_spiders(legs, h, &SpiderFill::Cpu, label)?,
-                        Timed::Gpu(ctx) => {
-                            let gpu = SpiderGpu::new(ctx)?;
-                            time_spiders(legs, h, &SpiderFill::Gpu(&gpu), label)?
-                        }
-                    })
-                },
-            )
+            bench_backends("tuples", args.reference, &args.runs, |backend, label| {
+                Ok(match backend {
+                    Timed::Reference => time_spiders(legs, h, &SpiderFill::Recursion, label)?,
+                    Timed::Cpu => time_spiders(legs, h, &SpiderFill::Cpu, label)?,
+                    Timed::Gpu(ctx) => {
+                        let gpu = SpiderGpu::new(ctx)?;
+                        time_spiders(legs, h, &SpiderFill::Gpu(&gpu), label)?
+                    }
+                })
+            })
         }
         Command::Bench(BenchCommand::Sub(args)) => {
-            let gpu = bench_gpu(args.no_gpu);
+            let gpu = bench_gpu(args.runs.no_gpu);
             eprintln!(
                 "timing a scan of every triple with c <= {} ({} round(s), fastest shown)",
-                args.c_max, args.rounds.repeat
+                args.c_max, args.runs.repeat
             );
             let gpu_backend = match &gpu {
                 Some(ctx) => Some((Backend::Gpu(SubtractionGpu::new(ctx)?), ctx)),
                 None => None,
             };
             let threads = rayon::current_num_threads();
-            let rows = fastest_of(args.rounds.repeat, || {
+            let rows = fastest_of(args.runs.repeat, || {
                 let mut runs = Vec::new();
                 if let Some(peer) = &args.peer {
                     runs.push(time_peer(peer, args.c_max).context("running the peer")?);
@@ -299,17 +285,17 @@ enum Timed<'a> {
 }
 
 /// Times the reference (when asked), the CPU path and the GPU (when found, unless skipped) on
-/// the same work, `rounds` times each keeping the fastest, and prints the rows side by side.
+/// the same work, in `runs.repeat` rounds keeping each one's fastest, and prints the rows side
+/// by side.
 fn bench_backends(
     unit: &'static str,
     reference: bool,
-    no_gpu: bool,
-    rounds: u32,
+    runs: &BenchRuns,
     mut time: impl FnMut(Timed<'_>, &str) -> Result<BenchRow>,
 ) -> Result<()> {
-    let gpu = bench_gpu(no_gpu);
+    let gpu = bench_gpu(runs.no_gpu);
     let threads = rayon::current_num_threads();
-    let rows = fastest_of(rounds, || {
+    let rows = fastest_of(runs.repeat, || {
         let mut runs = Vec::new();
         if reference {
             runs.push(time(Timed::Reference, "reference")?);
