@@ -228,18 +228,13 @@ fn compute_level_in<const BITS: u32>(
     progress: &indicatif::ProgressBar,
 ) -> Result<(), TableError> {
     // Words start at 0: a zero value needs no write, and OR-ing values in any order is exact.
-    let or_value = |index: u64, g: u32| {
-        if g != 0 {
-            let (w, shift) = layout.slot(index);
-            words[w].fetch_or(g << shift, Ordering::Relaxed);
-        }
-    };
     Task::level(layout, e)
         .par_iter()
         .try_for_each_init(Sums::default, |sums, &task| {
             let mut result = Ok(());
             // The task's own words are collected here and OR-ed once each.
             let mut own = vec![0u32; (task.hi - task.lo) as usize];
+            let mut reversals = DeferredOrs::new(words);
             let first = task.ranks(layout).start;
             let value = |index| value_of::<BITS>(words, index);
             task.for_each_valued_state(layout, sums, value, |v, sums| {
@@ -250,13 +245,16 @@ fn compute_level_in<const BITS: u32>(
                     Ok(g) => {
                         let (w, shift) = layout.slot(sums.rank() - first);
                         own[w] |= g << shift;
-                        if sums.reversed_rank() != sums.rank() {
-                            or_value(layout.index(e, task.s, sums.reversed_rank()), g);
+                        if sums.reversed_rank() != sums.rank() && g != 0 {
+                            let (w, shift) =
+                                layout.slot(layout.index(e, task.s, sums.reversed_rank()));
+                            reversals.or(w, g << shift);
                         }
                     }
                     Err(err) => result = Err(err),
                 }
             });
+            reversals.flush();
             for (w, bits) in (task.lo..task.hi).zip(own).filter(|(_, bits)| *bits != 0) {
                 words[w as usize].fetch_or(bits, Ordering::Relaxed);
             }
@@ -264,6 +262,62 @@ fn compute_level_in<const BITS: u32>(
             progress.inc(ranks.end - ranks.start);
             result
         })
+}
+
+/// Atomic ORs into words all over a level (the places of the valued vectors' reversals), each
+/// made [`DEFERRED`] ORs after its line was asked for: a locked OR on a line that is not in
+/// cache holds the core until the line arrives, and by then it has.
+struct DeferredOrs<'a> {
+    words: &'a [AtomicU32],
+    pending: [(usize, u32); DEFERRED],
+    next: usize,
+}
+
+/// ORs in flight per worker: a dozen valued vectors' time covers a trip to memory.
+const DEFERRED: usize = 16;
+
+impl<'a> DeferredOrs<'a> {
+    fn new(words: &'a [AtomicU32]) -> Self {
+        DeferredOrs {
+            words,
+            pending: [(0, 0); DEFERRED],
+            next: 0,
+        }
+    }
+
+    /// ORs `bits` into word `w`, soon.
+    #[inline]
+    fn or(&mut self, w: usize, bits: u32) {
+        prefetch(&self.words[w]);
+        let (due, due_bits) = std::mem::replace(&mut self.pending[self.next % DEFERRED], (w, bits));
+        self.next += 1;
+        if due_bits != 0 {
+            self.words[due].fetch_or(due_bits, Ordering::Relaxed);
+        }
+    }
+
+    /// Makes every pending OR.
+    fn flush(&mut self) {
+        for (w, bits) in std::mem::replace(&mut self.pending, [(0, 0); DEFERRED]) {
+            if bits != 0 {
+                self.words[w].fetch_or(bits, Ordering::Relaxed);
+            }
+        }
+    }
+}
+
+/// Asks for the cache line of `word` (a hint; a no-op off x86-64).
+#[inline(always)]
+fn prefetch(word: &AtomicU32) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch only hints the cache and cannot fault; `_mm_prefetch` needs SSE, which
+    // every x86-64 target has.
+    unsafe {
+        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+        _mm_prefetch::<_MM_HINT_T0>(word.as_ptr().cast_const().cast());
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = word;
 }
 
 /// The values of levels below `e` of `narrow`, copied into a table of the `wide` layout.
