@@ -158,7 +158,7 @@ impl Sums {
         self.left_dies[i] = left_dies;
         let right_dies = i < e && m + v[i + 1] > top;
         if left_dies || right_dies {
-            self.refresh_split_cell(layout, v, i, [left_dies, right_dies], value);
+            self.refresh_split_cell(layout, i, m, [left_dies, right_dies], value);
         } else if e >= 2 {
             // One piece: e - 1 cells, one more X in all, at `rank - d[i - 1]` plus this.
             let whole = self.whole_base + layout.contrib(i - 1, m, self.p[i + 1] + 1);
@@ -178,13 +178,12 @@ impl Sums {
     fn refresh_split_cell(
         &mut self,
         layout: &Layout,
-        v: &[u8],
         i: usize,
+        m: u8,
         [left_dies, right_dies]: [bool; 2],
         value: impl Fn(u64) -> u32,
     ) {
         let e = self.e;
-        let m = v[i - 1] + 1 + v[i];
         // Prefix v_0..v_(i-2): sum p[i - 1], rank `rank - d[i - 1]`. With m appended: sum
         // p[i + 1] + 1 (one more X).
         let (pl, pm) = (self.p[i - 1], self.p[i + 1] + 1);
@@ -258,24 +257,22 @@ impl Sums {
     /// after a step.
     #[inline]
     pub fn option(&self, i: usize) -> [u64; 2] {
-        debug_assert_eq!(self.stale, 0);
-        let i = i % LEN;
-        [
-            (self.rank & self.mask[i]).wrapping_add(self.offset[i]),
-            self.right[i],
-        ]
+        [self.left(i), self.right[i % LEN]]
     }
 
     /// [`Sums::option`] with the right piece's value in place of its index: what valuing
     /// needs (the value was read at the refresh with the reader it was given).
     #[inline]
     pub fn left_and_right_value(&self, i: usize) -> (u64, u32) {
+        (self.left(i), self.right_value[i % LEN])
+    }
+
+    /// The table index of the left (or only) piece of cell `i`.
+    #[inline]
+    fn left(&self, i: usize) -> u64 {
         debug_assert_eq!(self.stale, 0);
         let i = i % LEN;
-        (
-            (self.rank & self.mask[i]).wrapping_add(self.offset[i]),
-            self.right_value[i],
-        )
+        (self.rank & self.mask[i]).wrapping_add(self.offset[i])
     }
 }
 
