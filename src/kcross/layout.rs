@@ -39,6 +39,7 @@ pub struct Layout {
     counts: Vec<u64>,
     /// `contrib(j, x, p) = sum over y < x of f(j, top - y, p - y)`: how many vectors of a block
     /// precede one with `v_j = x` and prefix sum `p` at position `j`, all later runs equal.
+    /// Padded to a power of two (see [`Layout::contrib`]).
     contrib: Vec<u64>,
     /// The largest sum `f(i, c, .)` counts (at most `n`), at `i * (top + 1) + c`: the sums that
     /// fit are exactly `0..=max_sum`.
@@ -81,7 +82,7 @@ impl Layout {
             per_word_log2: 5 - bits.trailing_zeros(),
             top,
             counts: vec![0; (n + 2) * (top + 1) * (n + 1)],
-            contrib: vec![0; (n + 2) * (top + 1) * (n + 1)],
+            contrib: vec![0; ((n + 2) * (top + 1) * (n + 1)).next_power_of_two()],
             max_sum: vec![0; (n + 2) * (top + 1)],
             first_last: vec![0; (n + 2) * (top + 1) * (n + 1)],
             starts: Vec::with_capacity((n + 1) * (n + 1) + 1),
@@ -195,7 +196,13 @@ impl Layout {
     /// The rank term of run `x` at position `j` with prefix sum `p` (including `x`).
     #[inline]
     pub fn contrib(&self, j: usize, x: u8, p: usize) -> u64 {
-        self.contrib[self.count_index(j, usize::from(x), p)]
+        let i = self.count_index(j, usize::from(x), p);
+        debug_assert!(j <= self.n + 1 && usize::from(x) <= self.top && p <= self.n);
+        // The refresh of every walked vector reads this a few times: a mask into a table whose
+        // length is a power of two costs less than a bounds check (4% of the build's
+        // instructions, callgrind), and a valid (j, x, p) is below the unpadded size anyway.
+        // SAFETY: `i & (len - 1) < len` for a power-of-two `len`.
+        unsafe { *self.contrib.get_unchecked(i & (self.contrib.len() - 1)) }
     }
 
     /// Vectors with `e` live cells and sum `s` (0 outside `1 <= e`, `e + s <= n`).

@@ -97,7 +97,13 @@ impl Sums {
     /// Brings every sum and piece index up to date with `v`.
     #[inline]
     pub fn refresh(&mut self, layout: &Layout, v: &[u8], value: impl Fn(u64) -> u32 + Copy) {
-        let (e, stale) = (self.e, self.stale);
+        // Bounds the compiler can see, so that no index below needs a check: e <= MAX_N (as
+        // every layout's n), a stale count is at most e + 1, and v has e + 1 runs. The checks
+        // they replace were 8% of the build's instructions (callgrind).
+        debug_assert!(self.e <= MAX_N && self.stale <= self.e + 1);
+        let e = self.e.min(MAX_N);
+        let stale = self.stale.min(e + 1);
+        let v = &v[..=e];
         if stale == 0 {
             return;
         }
@@ -147,7 +153,9 @@ impl Sums {
         only_left_changed: bool,
         value: impl Fn(u64) -> u32 + Copy,
     ) {
-        let e = self.e;
+        // `v` has e + 1 runs (its length says so to the compiler: no bounds checks below).
+        let e = v.len() - 1;
+        debug_assert_eq!(e, self.e);
         // A cell dies when the runs on its sides and its own X reach k: a + b > k - 2.
         let top = layout.top() as u8;
         let m = v[i - 1] + 1 + v[i];
