@@ -10,6 +10,8 @@ use std::path::Path;
 use std::process::Command;
 use std::time::Instant;
 
+use indicatif::MultiProgress;
+
 use crate::arrows::spider::{SpiderTable, all_spiders};
 use crate::arrows::spider_gpu::SpiderFill;
 use crate::gpu::GpuError;
@@ -154,7 +156,7 @@ pub fn time_kcross(
             (values, states)
         }
         _ => {
-            let mut solver = Solver::new(k, n_max, backend, u64::MAX)?;
+            let mut solver = Solver::new(k, n_max, backend, u64::MAX, &MultiProgress::new())?;
             let states = match &solver {
                 Solver::Table { table, .. } => table.layout.states(),
                 Solver::Raw { .. } => 0,

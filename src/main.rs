@@ -7,6 +7,7 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result, bail};
 use clap::Parser;
+use rayon::prelude::*;
 
 use cli::{
     ArrowsCensusArgs, ArrowsCommand, ArrowsSpidersArgs, BackendChoice, BenchCommand, BenchRuns,
@@ -17,6 +18,7 @@ use nimseq::bench::{BenchRow, BenchTable, fastest_of, time_kcross, time_peer, ti
 use nimseq::gpu::GpuContext;
 use nimseq::kcross;
 use nimseq::kcross::gpu::KcrossGpu;
+use nimseq::kcross::layout::Layout;
 use nimseq::kcross::sequences::{self, Backend as KcrossBackend, Report, Series, Solver};
 use nimseq::kcross::table::TableError;
 use nimseq::memory::human_bytes;
@@ -551,41 +553,45 @@ fn kcross_command(command: KcrossCommand) -> Result<()> {
         (_, Some(gpu)) => KcrossBackend::Gpu(gpu),
         (_, None) => KcrossBackend::Cpu,
     };
-    // Builds a solver, saying on stderr how large its table is and how long it took.
-    let solver = |k: u32, n: usize| {
+    // Builds a solver within `budget` bytes, saying on stderr how large its table is and how
+    // long it took.
+    let bars = indicatif::MultiProgress::new();
+    let solver = |k: u32, n: usize, budget: u64| {
         let start = std::time::Instant::now();
-        let solver = Solver::new(k as usize, n, &backend, budget)?;
+        let solver = Solver::new(k as usize, n, &backend, budget, &bars)?;
         if let Some((states, bits, bytes)) = solver.table_size() {
             let seconds = start.elapsed().as_secs_f64();
-            eprintln!(
-                "table k = {k}, n <= {n}: {states} states at {bits} bits ({}) in {seconds:.2} s, {:.3e} states/s",
-                human_bytes(bytes),
-                states as f64 / seconds
-            );
+            bars.suspend(|| {
+                eprintln!(
+                    "table k = {k}, n <= {n}: {states} states at {bits} bits ({}) in {seconds:.2} s, {:.3e} states/s",
+                    human_bytes(bytes),
+                    states as f64 / seconds
+                )
+            });
         }
         Ok::<_, TableError>(solver)
     };
     let (report, format) = match command {
         KcrossCommand::Value(args) => {
             let k = args.k as usize;
-            let mut solver = solver(args.k, value_size(&args.board, k))?;
+            let mut solver = solver(args.k, value_size(&args.board, k), budget)?;
             let report = kcross::value::describe(&args.board, k, &mut solver)?;
             return print_report(&report, args.format);
         }
         KcrossCommand::Seq(args) => {
-            let values = sequences::strips(&mut solver(args.k, args.n_max)?, args.n_max)?;
+            let values = sequences::strips(&mut solver(args.k, args.n_max, budget)?, args.n_max)?;
             let series = vec![Series::new(format!("k={}", args.k), values)];
             let report = Report::new(args.k.to_string(), "G([n])", "n", series, false);
             (report, args.format)
         }
         KcrossCommand::Ring(args) => {
-            let values = sequences::rings(&mut solver(args.k, args.l_max)?, args.l_max)?;
+            let values = sequences::rings(&mut solver(args.k, args.l_max, budget)?, args.l_max)?;
             let series = vec![Series::new(format!("k={}", args.k), values)];
             let report = Report::new(args.k.to_string(), "G((l))", "l", series, false);
             (report, args.format)
         }
         KcrossCommand::Single(args) => {
-            let mut solver = solver(args.k, args.a_max + 1 + args.b_max)?;
+            let mut solver = solver(args.k, args.a_max + 1 + args.b_max, budget)?;
             let series = (0..=args.a_max)
                 .map(|a| {
                     let values = sequences::singles(&mut solver, a, args.b_max)?;
@@ -596,12 +602,28 @@ fn kcross_command(command: KcrossCommand) -> Result<()> {
             (report, args.format)
         }
         KcrossCommand::Table(args) => {
-            let series = (args.k_min..=args.k_max)
-                .map(|k| {
-                    let values = sequences::strips(&mut solver(k, args.n_max)?, args.n_max)?;
-                    Ok(Series::new(format!("k={k}"), values))
-                })
-                .collect::<Result<Vec<_>>>()?;
+            let strips = |k: u32, budget: u64| {
+                let values = sequences::strips(&mut solver(k, args.n_max, budget)?, args.n_max)?;
+                Ok(Series::new(format!("k={k}"), values))
+            };
+            // On the CPU the tables of several k are built at once (each level of a table ends
+            // with a core idle, and one table cannot fill both cores through its small levels:
+            // 8% faster on two cores, measured), where every table could widen at the same time
+            // within the budget: each then gets the room to widen, and no more.
+            let ks = args.k_min..=args.k_max;
+            let wide = |k: u32| Layout::new(k as usize, args.n_max).widened().bytes();
+            let together = ks.clone().fold(0u64, |sum, k| sum.saturating_add(wide(k)));
+            let series = if matches!(backend, KcrossBackend::Cpu) && together <= budget {
+                eprintln!(
+                    "tables of k = {}..{} built side by side (their times overlap)",
+                    args.k_min, args.k_max
+                );
+                ks.into_par_iter()
+                    .map(|k| strips(k, wide(k)))
+                    .collect::<Result<Vec<_>>>()?
+            } else {
+                ks.map(|k| strips(k, budget)).collect::<Result<Vec<_>>>()?
+            };
             let ks = format!("{}..{}", args.k_min, args.k_max);
             (Report::new(ks, "G([n])", "n", series, false), args.format)
         }

@@ -143,6 +143,34 @@ fn single_ring_and_table_layouts() {
     );
 }
 
+/// Tables of several k built side by side (where all of them fit the budget) or one after the
+/// other (where only one at a time does) give the same values.
+#[test]
+fn tables_side_by_side_match_one_at_a_time() {
+    let args = [
+        "kcross",
+        "table",
+        "--k-min",
+        "3",
+        "--k-max",
+        "6",
+        "--n-max",
+        "16",
+        "--backend",
+        "cpu",
+    ];
+    let (together, err) = run(&args);
+    assert!(
+        err.contains("tables of k = 3..6 built side by side"),
+        "{err}"
+    );
+    // 145 KiB for the four tables at 8 bits, 78 KiB for the largest alone.
+    let (apart, err) = run(&[&args[..], &["--mem-budget", "100K"]].concat());
+    assert!(!err.contains("side by side"), "{err}");
+    assert_eq!(together, apart);
+    assert!(together.starts_with("n,k=3,k=4,k=5,k=6\n"), "{together}");
+}
+
 /// The GPU backend prints what the CPU backend prints.
 #[test]
 fn gpu_backend_matches_cpu() {

@@ -4,6 +4,7 @@
 
 use std::io::{self, Write};
 
+use indicatif::MultiProgress;
 use serde::Serialize;
 
 use super::board::Board;
@@ -54,10 +55,20 @@ pub fn check_size(k: usize, n: usize, reference: bool, budget: u64) -> Result<()
 
 impl Solver {
     /// A solver for boards of up to `n` cells; the engines build their table here (refused before
-    /// allocating if it does not fit `budget` bytes), with a progress bar on a terminal.
-    pub fn new(k: usize, n: usize, backend: &Backend, budget: u64) -> Result<Self, TableError> {
+    /// allocating if it does not fit `budget` bytes), with a progress bar among `bars` (shown on
+    /// a terminal; several tables may be built at once).
+    pub fn new(
+        k: usize,
+        n: usize,
+        backend: &Backend,
+        budget: u64,
+        bars: &MultiProgress,
+    ) -> Result<Self, TableError> {
         let build = |layout| {
-            let bar = progress_bar(super::layout::Layout::states(&layout), "states");
+            let bar = bars.add(progress_bar(
+                super::layout::Layout::states(&layout),
+                "states",
+            ));
             let table = match backend {
                 Backend::Gpu(gpu) => gpu.build(layout, budget, &bar),
                 _ => ValueTable::build_cpu(layout, budget, &bar),
@@ -258,8 +269,8 @@ mod tests {
             [3, 1, 2, 3, 1, 2, 3, 3, 2, 4, 3, 2, 2, 3, 5, 2],
             [1, 2, 0, 1, 2, 0, 3, 1, 0, 3, 1, 2, 0, 1, 2, 0],
         ];
-        let mut engine = Solver::new(3, 21, &Backend::Cpu, 1 << 30).unwrap();
-        let mut raw = Solver::new(3, 16, &Backend::Reference, 0).unwrap();
+        let mut engine = Solver::new(3, 21, &Backend::Cpu, 1 << 30, &MultiProgress::new()).unwrap();
+        let mut raw = Solver::new(3, 16, &Backend::Reference, 0, &MultiProgress::new()).unwrap();
         for (a, row) in table_5_1.iter().enumerate() {
             assert_eq!(singles(&mut engine, a, 15).unwrap(), row, "a = {a}");
             let small = singles(&mut raw, a, 15 - a).unwrap();
@@ -268,7 +279,7 @@ mod tests {
         let k4 = [
             0, 1, 0, 1, 1, 0, 2, 1, 0, 1, 2, 0, 1, 1, 0, 1, 0, 0, 1, 2, 0, 1, 0, 3, 1, 2,
         ];
-        let mut engine = Solver::new(4, 25, &Backend::Cpu, 1 << 30).unwrap();
+        let mut engine = Solver::new(4, 25, &Backend::Cpu, 1 << 30, &MultiProgress::new()).unwrap();
         assert_eq!(strips(&mut engine, 25).unwrap(), k4);
     }
 
