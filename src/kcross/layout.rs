@@ -44,10 +44,6 @@ pub struct Layout {
     /// The largest sum `f(i, c, .)` counts (at most `n`), at `i * (top + 1) + c`: the sums that
     /// fit are exactly `0..=max_sum`.
     max_sum: Vec<usize>,
-    /// The last run of the first sequence in colex order of `i` runs with last `<= c` and sum
-    /// `s`, at `count_index(i, c, s)` (0 where none fits): the smallest that leaves the rest a
-    /// sum that fits.
-    first_last: Vec<u8>,
     /// First word of block `(E, S)` at `E * (n + 1) + S`, then one past the last word.
     starts: Vec<u64>,
     /// The same in states.
@@ -84,7 +80,6 @@ impl Layout {
             counts: vec![0; (n + 2) * (top + 1) * (n + 1)],
             contrib: vec![0; ((n + 2) * (top + 1) * (n + 1)).next_power_of_two()],
             max_sum: vec![0; (n + 2) * (top + 1)],
-            first_last: vec![0; (n + 2) * (top + 1) * (n + 1)],
             starts: Vec::with_capacity((n + 1) * (n + 1) + 1),
             state_starts: Vec::new(),
         };
@@ -107,15 +102,6 @@ impl Layout {
             for c in 0..=top {
                 let fits = (0..=n).rev().find(|&s| layout.count(i, c, s) > 0);
                 layout.max_sum[i * (top + 1) + c] = fits.expect("the empty sum fits");
-            }
-        }
-        for i in 1..=n + 1 {
-            for c in 0..=top {
-                for s in 0..=n {
-                    let first = (0..=c.min(s)).find(|&x| layout.fits(i - 1, top - x, s - x));
-                    let at = layout.count_index(i, c, s);
-                    layout.first_last[at] = first.unwrap_or(0) as u8;
-                }
             }
         }
         for j in 0..=n + 1 {
@@ -335,14 +321,24 @@ impl Layout {
         }
     }
 
-    /// Writes to `v[..len]` the first sequence in colex order of `len` runs with sum `s` and
-    /// last run `<= cap`: each run from the last as small as the runs before it allow.
-    fn fill_first(&self, len: usize, mut s: usize, mut cap: usize, v: &mut [u8]) {
+    /// Writes to `v[..len]` the first sequence in colex order of `len` runs with sum `s` (one
+    /// that some sequence of them reaches, under whatever cap its last run has): each run from
+    /// the last as small as the runs before it allow.
+    ///
+    /// `j` runs with adjacent pairs `<= top` and the last `<= c` hold at most `j/2 top` for even
+    /// `j` (pairs) and `c + (j-1)/2 top` for odd `j`. So run `j`, with `j` runs before it that
+    /// may hold `top - x` in their last when it takes `x`, takes all of `s` for `j = 0`, nothing
+    /// for odd `j` (`x` cancels: any `x` fits if one does), and the excess over `j/2 top` for
+    /// even `j`. No table lookups: the runs are a chain, each waiting on the one before.
+    fn fill_first(&self, len: usize, mut s: usize, v: &mut [u8]) {
         for j in (0..len).rev() {
-            let x = self.first_last[self.count_index(j + 1, cap, s)];
-            v[j] = x;
-            s -= usize::from(x);
-            cap = self.top - usize::from(x);
+            let x = match j {
+                0 => s,
+                _ if j % 2 == 1 => 0,
+                _ => s.saturating_sub(j / 2 * self.top),
+            };
+            v[j] = x as u8;
+            s -= x;
         }
     }
 
@@ -380,7 +376,7 @@ impl Layout {
             let after = v.get(i + 1).map_or(0, |&y| usize::from(y));
             if before >= 1 && x + after <= self.top && self.fits(i, self.top - x, before - 1) {
                 v[i] = x as u8;
-                self.fill_first(i, before - 1, self.top - x, v);
+                self.fill_first(i, before - 1, v);
                 return Some(i);
             }
             before += usize::from(v[i]);
