@@ -7,7 +7,7 @@
 //! Theorem 34) a [`CandidateWatch`] records where new values differ from those `P` earlier, so
 //! the moment the top `c` values repeat is seen within one word of 64 values, and the pre-period
 //! with it. One candidate at a time is the guess each new word starts from
-//! ([`Planes::push_word`]): where it holds, the word costs one pass and its comparison comes
+//! ([`Planes::push_words`]): where it holds, the word costs one pass and its comparison comes
 //! free; where it breaks, the next candidate takes over and first compares what it missed.
 //! Candidates are only hints: a period counts only once the window comparison proves it, and the
 //! least period is then the least divisor that matches ([`crate::period`]). A full search over
@@ -108,23 +108,32 @@ impl FastSolver {
         // The candidate each word starts from (in turn, each time a guess breaks).
         let mut guess = 0;
         loop {
-            let at = self.candidates.get(guess).map(|g| g.back);
-            let diff = self.planes.push_word(moves, at.as_ref());
+            let start = self.planes.known_len();
+            let diff = match self.candidates.get(guess) {
+                // Words while the guess holds, up to the next length where something is due.
+                Some(g) => {
+                    let until = g.watch.next_check().min(full_search_at).min(max_len);
+                    self.planes.push_words(moves, Some(&g.back), until)
+                }
+                None => self.planes.push_words(moves, None, 0),
+            };
             let len = self.planes.known_len();
             let planes = &self.planes;
             let mut proved = None;
             if let Some(Candidate { watch, .. }) = self.candidates.get_mut(guess) {
-                // push_word compared the newest word with the guess: watching it costs nothing
-                // more. A guess that breaks takes in its mismatch and hands over to the next
+                // push_words compared the new words with the guess: watching it costs nothing
+                // more. A run that holds is taken in from its first word (the words after it
+                // only extend what was compared); a guess that breaks takes in its mismatch
+                // (which makes the values before it irrelevant) and hands over to the next
                 // candidate, which catches up (compares what it missed) once it holds a word.
-                let from = (len - 64).saturating_sub(watch.p);
                 if diff == 0 {
-                    watch.observe(planes, from, None);
+                    watch.observe(planes, start.saturating_sub(watch.p), None);
                     if len >= watch.next_check() {
                         proved = watch.prove(planes, c);
                     }
                 } else {
                     let y = len - 1 - diff.leading_zeros() as usize;
+                    let from = (len - 64).saturating_sub(watch.p);
                     watch.observe(planes, from, Some(y - watch.p));
                     guess += 1;
                     if guess == self.candidates.len() {

@@ -70,8 +70,9 @@ pub struct Planes {
 ///
 /// # Safety
 /// `v < k`, `x >= -64 pad`, and the row after the one holding `x + 63` exists:
-/// `((x + 64 pad) / 64 + 2) * k <= words.len()`. This is the innermost loop of every fast scan;
-/// bounds checks here cost about a third of its time.
+/// `((x + 64 pad) / 64 + 2) * k <= words.len()`. This is the innermost loop of every period
+/// proof (a shift compared at any position, not only at word starts); bounds checks here cost
+/// about a third of its time.
 #[inline(always)]
 unsafe fn bits_at(words: &[u64], k: usize, pad: usize, v: usize, x: isize) -> u64 {
     debug_assert!(v < k && x >= -64 * pad as isize);
@@ -107,31 +108,51 @@ impl Planes {
 
     /// Computes positions up to at least `target`, in whole words.
     pub fn extend<M: Moves>(&mut self, moves: M, target: usize) {
-        while self.len < target {
-            self.push_word(moves, None);
+        if self.len < target {
+            self.push_words(moves, None, target);
         }
     }
 
-    /// Computes the next 64 positions. `guess`, a shift that likely repeats the sequence here
-    /// (a candidate period), is where the word starts from: a right guess takes one pass instead
-    /// of `64 / min S` (the result never depends on it). Returns the positions `y` of the new
-    /// word (bit `y % 64`, only `y >= shift`) with `G(y) != G(y - shift)`; 0 without a guess.
+    /// Computes the next 64 positions, and more while each new word repeats `guess` and the
+    /// length is below `until` (one word for `until` 0): a run of words that repeat a candidate
+    /// period needs nothing from the caller between them, and the loop keeps the set's shifts
+    /// in registers. `guess`, a shift that likely repeats the sequence here (a candidate period),
+    /// is where each word starts from: a right guess takes one pass instead of `64 / min S` (the
+    /// result never depends on it). Returns the positions `y` of the last word (bit `y % 64`,
+    /// only `y >= shift`) with `G(y) != G(y - shift)`; 0 without a guess.
     #[inline(always)]
-    pub fn push_word<M: Moves>(&mut self, moves: M, guess: Option<&Shifted>) -> u64 {
+    pub fn push_words<M: Moves>(&mut self, moves: M, guess: Option<&Shifted>, until: usize) -> u64 {
         // Moves are sorted: the first `near` are below 64 and read this word as it fills. A
         // constant count lets the compiler unroll every loop over the moves (for triples).
         let near = moves.as_slice().iter().take_while(|&&s| s < 64).count();
         match near {
-            0 => self.push_word_near::<M, 0>(moves, 0, guess),
-            1 => self.push_word_near::<M, 1>(moves, 1, guess),
-            2 => self.push_word_near::<M, 2>(moves, 2, guess),
-            3 => self.push_word_near::<M, 3>(moves, 3, guess),
-            _ => self.push_word_near::<M, ANY_NEAR>(moves, near, guess),
+            0 => self.push_words_near::<M, 0>(moves, 0, guess, until),
+            1 => self.push_words_near::<M, 1>(moves, 1, guess, until),
+            2 => self.push_words_near::<M, 2>(moves, 2, guess, until),
+            3 => self.push_words_near::<M, 3>(moves, 3, guess, until),
+            _ => self.push_words_near::<M, ANY_NEAR>(moves, near, guess, until),
         }
     }
 
-    /// [`Self::push_word`] for `near` moves below 64, that number fixed unless `NEAR` is
+    /// [`Self::push_words`] for `near` moves below 64, that number fixed unless `NEAR` is
     /// `ANY_NEAR`.
+    #[inline(always)]
+    fn push_words_near<M: Moves, const NEAR: usize>(
+        &mut self,
+        moves: M,
+        near: usize,
+        guess: Option<&Shifted>,
+        until: usize,
+    ) -> u64 {
+        loop {
+            let diff = self.push_word_near::<M, NEAR>(moves, near, guess);
+            if diff != 0 || self.len >= until {
+                return diff;
+            }
+        }
+    }
+
+    /// One word of [`Self::push_words_near`].
     #[inline(always)]
     fn push_word_near<M: Moves, const NEAR: usize>(
         &mut self,
@@ -155,17 +176,15 @@ impl Planes {
             self.words
                 .resize((row + 2 * k).max(2 * self.words.len()), 0);
         }
-        let pad = self.pad;
-        let words = &self.words;
-        for v in 0..k {
+        for (v, fixed) in fixed.iter_mut().enumerate() {
+            // Where each far move reads depends on the move only (a word starts at a multiple
+            // of 64): worked out from it here, it stays out of a run of words.
             let far_options = moves[near..].iter().fold(0, |acc, &s| {
-                // SAFETY: 64 <= s <= max move < 64 (pad - 1), and x0 - s + 63 < x0, whose row
-                // exists.
-                acc | unsafe { bits_at(words, k, pad, v, x0 - s as isize) }
+                acc | self.shifted_word(k, row, &Shifted::new(s as usize, k), v)
             });
             // What near moves read from the previous word does not change while this one fills.
-            let prev = words[row - k + v];
-            fixed[v] = moves[..near]
+            let prev = self.words[row - k + v];
+            *fixed = moves[..near]
                 .iter()
                 .fold(far_options, |acc, &s| acc | (prev >> (64 - s)));
         }
@@ -173,7 +192,7 @@ impl Planes {
         let guess = guess.filter(|g| g.shift <= self.len + 64);
         if let Some(g) = guess {
             for (v, word) in start.iter_mut().enumerate() {
-                *word = self.shifted_word(row, g, v);
+                *word = self.shifted_word(k, row, g, v);
             }
             cur.copy_from_slice(start);
         }
@@ -211,25 +230,27 @@ impl Planes {
         if g.back == k {
             // The window reached into this word, still zero when the guess was read.
             for (v, word) in start.iter_mut().enumerate() {
-                *word = self.shifted_word(row, g, v);
+                *word = self.shifted_word(k, row, g, v);
             }
         }
         let diff = (0..k).fold(0, |acc, v| acc | (cur[v] ^ start[v]));
         diff & g.compared_bits(x0 as usize)
     }
 
-    /// Plane `v` of the window `at.shift` back from the word in row `row`.
+    /// Plane `v` of the window `at.shift` back from the word in row `row`; `k` is `self.k`,
+    /// passed in so that a triple gets constant strides.
     #[inline(always)]
-    fn shifted_word(&self, row: usize, at: &Shifted, v: usize) -> u64 {
+    fn shifted_word(&self, k: usize, row: usize, at: &Shifted, v: usize) -> u64 {
         // The window [x - shift, x - shift + 64) of the word at x starts at bit `at.bit` of row
         // `row - at.back`: 64 (row - at.back) / k - 64 pad + at.bit = x - shift.
-        debug_assert!(at.back <= row && v < self.k && row + v < self.words.len());
-        // SAFETY: callers pass an existing row whose word starts at most 64 positions after
-        // `shift` (x - shift >= -64): the window's first row is then at least the padded row
-        // pad - 1 >= 0, and the one after it at most `row`.
+        debug_assert!(k == self.k && at.back <= row && v < k && row + v < self.words.len());
+        // SAFETY: callers pass an existing row whose word starts no more than `pad` words
+        // above the window (a move: shift <= max S <= 64 (pad - 1); a guess: x - shift >=
+        // -64), so the window's first row, ceil(shift / 64) rows back, is at least row 0, and
+        // the one after it at most `row`.
         unsafe {
             let lo = *self.words.get_unchecked(row - at.back + v);
-            let hi = *self.words.get_unchecked(row - at.back + self.k + v);
+            let hi = *self.words.get_unchecked(row - at.back + k + v);
             (lo >> at.bit) | ((hi << 1) << (63 - at.bit))
         }
     }
@@ -237,12 +258,7 @@ impl Planes {
     /// Where the values `shift` back from a word are, computed once per shift so that a guess
     /// or a candidate's comparison costs no index arithmetic per word.
     pub fn shifted(&self, shift: usize) -> Shifted {
-        let back_words = shift.div_ceil(64);
-        Shifted {
-            shift,
-            back: back_words * self.k,
-            bit: (back_words * 64 - shift) as u32,
-        }
+        Shifted::new(shift, self.k)
     }
 
     /// `G(x)`; callers guarantee `x < len`.
@@ -338,6 +354,17 @@ pub struct Shifted {
 }
 
 impl Shifted {
+    /// The window `shift` back from a word of `k` planes.
+    #[inline(always)]
+    fn new(shift: usize, k: usize) -> Self {
+        let back_words = shift.div_ceil(64);
+        Shifted {
+            shift,
+            back: back_words * k,
+            bit: (back_words * 64 - shift) as u32,
+        }
+    }
+
     /// The bits of the word at `base` whose positions `y >= shift` have a value to compare with.
     #[inline(always)]
     fn compared_bits(&self, base: usize) -> u64 {
