@@ -196,8 +196,10 @@ fn mex_of_options<const BITS: u32>(
         value(left) ^ right
     };
     let mex = if BITS <= 4 {
-        // Option values are below 16: one word of flags.
-        let seen = (1..v.len()).fold(0u32, |seen, i| seen | 1 << value(i));
+        // Option values are below 16: one word of flags. The `& 15` changes no value (both
+        // sides of an option's XOR are below 16) but lets the compiler drop two masks from
+        // the loop (3% of the build's instructions, callgrind).
+        let seen = (1..v.len()).fold(0u32, |seen, i| seen | 1 << (value(i) & 15));
         (!seen).trailing_zeros()
     } else {
         let mut seen = MexSet::default();
