@@ -170,22 +170,26 @@ impl FastSolver {
     /// more than `MAX_TRACKED_MOVES` moves, where tracking would cost more than it saves.
     fn set_candidates(&mut self, moves: &[u32]) {
         self.candidates.clear();
+        if let &[a, b, c] = moves {
+            // Written out for triples, whose pair sums are distinct: this runs per ruleset.
+            let (a, b, c) = (a as usize, b as usize, c as usize);
+            for p in [a + b, a + c, b + c] {
+                self.add_candidate(p, c, true);
+            }
+            if c == a + b {
+                self.add_candidate(theory::additive_period(a, b), c, false);
+            }
+            return;
+        }
         if moves.len() > MAX_TRACKED_MOVES {
             return;
         }
         let c = moves[moves.len() - 1] as usize;
-        // Two pairs may share a sum (1 + 4 = 2 + 3), or a pair the additive period; a triple's
-        // pair sums are distinct.
-        let distinct = moves.len() <= 3;
+        // Two pairs may share a sum (1 + 4 = 2 + 3).
         for (i, &s) in moves.iter().enumerate() {
             for &t in &moves[i + 1..] {
-                self.add_candidate((s + t) as usize, c, distinct);
+                self.add_candidate((s + t) as usize, c, false);
             }
-        }
-        if let &[a, b, largest] = moves
-            && largest == a + b
-        {
-            self.add_candidate(theory::additive_period(a as usize, b as usize), c, false);
         }
     }
 

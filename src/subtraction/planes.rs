@@ -294,19 +294,8 @@ impl Planes {
     }
 
     /// The largest `x` in `[lo, hi)` whose bits in planes `0..planes` differ from those at
-    /// `x + shift`.
-    fn last_mismatch_in(&self, planes: usize, lo: usize, hi: usize, shift: usize) -> Option<usize> {
-        // The plane count fixed where it is common (outcomes, triples), so the loop over planes
-        // unrolls: this runs for every candidate check.
-        match planes {
-            1 => self.last_mismatch_of::<1>(1, lo, hi, shift),
-            3 => self.last_mismatch_of::<3>(3, lo, hi, shift),
-            _ => self.last_mismatch_of::<0>(planes, lo, hi, shift),
-        }
-    }
-
-    /// [`Self::last_mismatch_in`] for `PLANES` planes, or `planes` if `PLANES` is 0.
-    #[inline(always)]
+    /// `x + shift`; `PLANES` fixes the count where it is common (outcomes, triples), so that the
+    /// loop over planes unrolls (this runs for every candidate check), 0 leaves it to `planes`.
     fn last_mismatch_of<const PLANES: usize>(
         &self,
         planes: usize,
@@ -359,7 +348,12 @@ impl ShiftCompare for Planes {
     }
 
     fn last_mismatch(&self, lo: usize, hi: usize, shift: usize) -> Option<usize> {
-        self.last_mismatch_in(self.k, lo, hi, shift)
+        // Callers compare the values and the outcomes in turn: one fixed count each, so that
+        // the choice is no branch taken one way, then the other.
+        match self.k {
+            3 => self.last_mismatch_of::<3>(3, lo, hi, shift),
+            k => self.last_mismatch_of::<0>(k, lo, hi, shift),
+        }
     }
 }
 
@@ -402,7 +396,7 @@ impl ShiftCompare for OutcomeView<'_> {
     }
 
     fn last_mismatch(&self, lo: usize, hi: usize, shift: usize) -> Option<usize> {
-        self.0.last_mismatch_in(1, lo, hi, shift)
+        self.0.last_mismatch_of::<1>(1, lo, hi, shift)
     }
 }
 
