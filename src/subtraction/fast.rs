@@ -17,7 +17,7 @@
 
 use rayon::prelude::*;
 
-use super::planes::{Moves, Planes, Shifted};
+use super::planes::{ANY_NEAR, Moves, Planes, Shifted, near_moves};
 use super::ruleset::Ruleset;
 use super::solution::{NotCertified, Solution};
 use super::theory;
@@ -95,6 +95,23 @@ impl FastSolver {
 
     #[inline(always)]
     fn solve_moves<M: Moves>(&mut self, moves: M, max_len: usize) -> Option<Solution> {
+        // The count of near moves fixed once per set (see `Planes::push_words`).
+        match near_moves(moves.as_slice()) {
+            0 => self.solve_near::<M, 0>(moves, max_len),
+            1 => self.solve_near::<M, 1>(moves, max_len),
+            2 => self.solve_near::<M, 2>(moves, max_len),
+            3 => self.solve_near::<M, 3>(moves, max_len),
+            _ => self.solve_near::<M, ANY_NEAR>(moves, max_len),
+        }
+    }
+
+    /// [`Self::solve_moves`] for a set with `NEAR` moves below 64 (or any number: [`ANY_NEAR`]).
+    #[inline(always)]
+    fn solve_near<M: Moves, const NEAR: usize>(
+        &mut self,
+        moves: M,
+        max_len: usize,
+    ) -> Option<Solution> {
         let slice = moves.as_slice();
         let c = *slice.last().expect("non-empty set") as usize;
         self.planes.reset(slice);
@@ -113,9 +130,10 @@ impl FastSolver {
                 // Words while the guess holds, up to the next length where something is due.
                 Some(g) => {
                     let until = g.watch.next_check().min(full_search_at).min(max_len);
-                    self.planes.push_words(moves, Some(&g.back), until)
+                    self.planes
+                        .push_words::<M, NEAR>(moves, Some(&g.back), until)
                 }
-                None => self.planes.push_words(moves, None, 0),
+                None => self.planes.push_words::<M, NEAR>(moves, None, 0),
             };
             let len = self.planes.known_len();
             let planes = &self.planes;

@@ -86,8 +86,13 @@ unsafe fn bits_at(words: &[u64], k: usize, pad: usize, v: usize, x: isize) -> u6
     (lo >> shift) | ((hi << 1) << (63 - shift))
 }
 
-/// `NEAR` for a count of near moves known only at run time.
-const ANY_NEAR: usize = usize::MAX;
+/// `NEAR` of [`Planes::push_words`] for a count of near moves known only at run time.
+pub const ANY_NEAR: usize = usize::MAX;
+
+/// How many of the sorted `moves` are below 64: those read the word being computed.
+pub fn near_moves(moves: &[u32]) -> usize {
+    moves.iter().take_while(|&&s| s < 64).count()
+}
 
 /// One pass over a word: `cur` recomputed from its options, `fixed` (what finished words offer)
 /// and `cur` itself shifted by each near move; returns the bits that changed.
@@ -133,7 +138,7 @@ impl Planes {
     /// Computes positions up to at least `target`, in whole words.
     pub fn extend<M: Moves>(&mut self, moves: M, target: usize) {
         if self.len < target {
-            self.push_words(moves, None, target);
+            self.push_words::<M, ANY_NEAR>(moves, None, target);
         }
     }
 
@@ -144,30 +149,21 @@ impl Planes {
     /// is where each word starts from: a right guess takes one pass instead of `64 / min S` (the
     /// result never depends on it). Returns the positions `y` of the last word (bit `y % 64`,
     /// only `y >= shift`) with `G(y) != G(y - shift)`; 0 without a guess.
+    ///
+    /// `NEAR` is [`near_moves`] of the set, or [`ANY_NEAR`] to have it counted here: a caller
+    /// that fixes it once per set lets the compiler unroll every loop over the moves (triples).
     #[inline(always)]
-    pub fn push_words<M: Moves>(&mut self, moves: M, guess: Option<&Shifted>, until: usize) -> u64 {
-        // Moves are sorted: the first `near` are below 64 and read this word as it fills. A
-        // constant count lets the compiler unroll every loop over the moves (for triples).
-        let near = moves.as_slice().iter().take_while(|&&s| s < 64).count();
-        match near {
-            0 => self.push_words_near::<M, 0>(moves, 0, guess, until),
-            1 => self.push_words_near::<M, 1>(moves, 1, guess, until),
-            2 => self.push_words_near::<M, 2>(moves, 2, guess, until),
-            3 => self.push_words_near::<M, 3>(moves, 3, guess, until),
-            _ => self.push_words_near::<M, ANY_NEAR>(moves, near, guess, until),
-        }
-    }
-
-    /// [`Self::push_words`] for `near` moves below 64, that number fixed unless `NEAR` is
-    /// `ANY_NEAR`.
-    #[inline(always)]
-    fn push_words_near<M: Moves, const NEAR: usize>(
+    pub fn push_words<M: Moves, const NEAR: usize>(
         &mut self,
         moves: M,
-        near: usize,
         guess: Option<&Shifted>,
         until: usize,
     ) -> u64 {
+        let near = if NEAR == ANY_NEAR {
+            near_moves(moves.as_slice())
+        } else {
+            NEAR
+        };
         loop {
             let diff = self.push_word_near::<M, NEAR>(moves, near, guess);
             if diff != 0 || self.len >= until {
@@ -176,7 +172,7 @@ impl Planes {
         }
     }
 
-    /// One word of [`Self::push_words_near`].
+    /// One word of [`Self::push_words`].
     #[inline(always)]
     fn push_word_near<M: Moves, const NEAR: usize>(
         &mut self,
