@@ -28,6 +28,14 @@ pub trait ShiftCompare {
     /// The largest `x` in `[lo, hi)` with `s(x) != s(x + shift)`, or `None`.
     /// Callers guarantee `lo <= hi` and `hi + shift <= self.known_len()`.
     fn last_mismatch(&self, lo: usize, hi: usize, shift: usize) -> Option<usize>;
+
+    /// A quick first test: `true` if some of the newest `min(n, 64)` values surely differ from
+    /// those `shift` earlier (`n + shift <= known_len`). Most wrong periods fail there, so a
+    /// sequence that can look at them in a few instructions spares the full search; `false`
+    /// promises nothing.
+    fn newest_differ(&self, _n: usize, _shift: usize) -> bool {
+        false
+    }
 }
 
 impl<T: PartialEq> ShiftCompare for [T] {
@@ -57,7 +65,10 @@ impl Period {
 /// Whether the top `window` values match those `p` earlier: then `p` is an eventual period.
 fn top_window_matches<S: ShiftCompare + ?Sized>(seq: &S, window: usize, p: usize) -> bool {
     let len = seq.known_len();
-    p >= 1 && p + window <= len && seq.last_mismatch(len - p - window, len - p, p).is_none()
+    p >= 1
+        && p + window <= len
+        && !seq.newest_differ(window, p)
+        && seq.last_mismatch(len - p - window, len - p, p).is_none()
 }
 
 /// Watches one candidate period `p` while a sequence grows, proving it (and so the pre-period)

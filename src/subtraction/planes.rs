@@ -289,6 +289,31 @@ impl Planes {
         OutcomeView(self)
     }
 
+    /// [`ShiftCompare::newest_differ`] for planes `0..planes` (`PLANES` as in
+    /// [`Self::last_mismatch_of`]): the top word against the window `shift` before it.
+    #[inline(always)]
+    fn newest_differ_of<const PLANES: usize>(&self, planes: usize, n: usize, shift: usize) -> bool {
+        let planes = if PLANES == 0 { planes } else { PLANES };
+        assert!(
+            planes <= self.k && n >= 1 && n + shift <= self.len,
+            "comparison outside the computed prefix"
+        );
+        // len is a positive multiple of 64: the top word starts at y, and its window at
+        // y - shift >= n - 64 > -64.
+        let y = self.len - 64;
+        let (words, k, pad) = (&self.words[..], self.k, self.pad);
+        let diff = (0..planes).fold(0, |acc, v| {
+            // SAFETY: row pad + y / 64 is the newest; the window's rows lie at or below it, and
+            // the row after the newest exists (see `push_word_near`).
+            acc | unsafe {
+                words.get_unchecked((pad + y / 64) * k + v)
+                    ^ bits_at(words, k, pad, v, y as isize - shift as isize)
+            }
+        });
+        // Only the top n positions when n < 64.
+        diff & (!0u64 << (64 - n.min(64))) != 0
+    }
+
     /// The largest `x` in `[lo, hi)` whose bits in planes `0..planes` differ from those at
     /// `x + shift`; `PLANES` fixes the count where it is common (outcomes, triples), so that the
     /// loop over planes unrolls (this runs for every candidate check), 0 leaves it to `planes`.
@@ -343,6 +368,14 @@ impl ShiftCompare for Planes {
         self.len
     }
 
+    #[inline]
+    fn newest_differ(&self, n: usize, shift: usize) -> bool {
+        match self.k {
+            3 => self.newest_differ_of::<3>(3, n, shift),
+            k => self.newest_differ_of::<0>(k, n, shift),
+        }
+    }
+
     fn last_mismatch(&self, lo: usize, hi: usize, shift: usize) -> Option<usize> {
         // Callers compare the values and the outcomes in turn: one fixed count each, so that
         // the choice is no branch taken one way, then the other.
@@ -389,6 +422,11 @@ pub struct OutcomeView<'a>(&'a Planes);
 impl ShiftCompare for OutcomeView<'_> {
     fn known_len(&self) -> usize {
         self.0.len
+    }
+
+    #[inline]
+    fn newest_differ(&self, n: usize, shift: usize) -> bool {
+        self.0.newest_differ_of::<1>(1, n, shift)
     }
 
     fn last_mismatch(&self, lo: usize, hi: usize, shift: usize) -> Option<usize> {
