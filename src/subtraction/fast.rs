@@ -263,38 +263,54 @@ impl FastSolver {
     }
 }
 
-/// Solves many triples on all cores, in input order.
+/// Triples solved on all cores between two passes that file their answers: few enough that
+/// one buffer serves every batch (the fresh pages of a new large buffer cost a page fault each,
+/// a tenth of a scan's time), enough to keep the cores busy.
+const BATCH: usize = 1 << 14;
+
+/// Solves many triples on all cores, in input order; the first failure stops it.
 pub fn solve_triples(
     triples: &[Triple],
     max_len: impl Fn(Triple) -> usize + Sync,
-) -> Vec<Result<Solution, NotCertified>> {
+) -> Result<Vec<Solution>, NotCertified> {
     // Solved pair by pair, so that each pair's values are computed once for all its triples;
     // then put back in input order.
-    let (order, rank) = pair_major_order(triples);
-    let solved: Vec<_> = order
-        .par_iter()
-        .with_min_len(64)
-        .map_init(FastSolver::default, |solver, &i| {
-            let t = triples[i as usize];
-            solver.solve_triple_after_pair(t, max_len(t))
-        })
-        .collect();
-    // A clone of a solution is a copy (only a failure holds an allocation).
-    rank.iter().map(|&r| solved[r as usize].clone()).collect()
+    let order = pair_major_order(triples);
+    let unset = Solution {
+        period: 0,
+        preperiod: 0,
+        outcome_period: 0,
+        outcome_preperiod: 0,
+        checked_len: 0,
+    };
+    let mut solved = vec![unset; triples.len()];
+    let mut batch_solved = Vec::with_capacity(BATCH.min(triples.len()));
+    for batch in order.chunks(BATCH) {
+        batch
+            .par_iter()
+            .with_min_len(64)
+            .map_init(FastSolver::default, |solver, &i| {
+                let t = triples[i as usize];
+                solver.solve_triple_after_pair(t, max_len(t))
+            })
+            .collect_into_vec(&mut batch_solved);
+        for (&i, s) in batch.iter().zip(batch_solved.drain(..)) {
+            solved[i as usize] = s?;
+        }
+    }
+    Ok(solved)
 }
 
 /// The indices of `triples` grouped by pair `(a, b)`, in input order within a pair (for a
-/// scan: ascending `c`), and the rank of each triple in that order. One counting pass over a
-/// dense index of pairs (a comparison sort of a chunk cost 7% of its solve); input order
-/// where pairs are too many for that.
-fn pair_major_order(triples: &[Triple]) -> (Vec<u32>, Vec<u32>) {
+/// scan: ascending `c`). One counting pass over a dense index of pairs (a comparison sort of
+/// a chunk cost 7% of its solve); input order where pairs are too many for that.
+fn pair_major_order(triples: &[Triple]) -> Vec<u32> {
     let n = triples.len();
     // Pairs a < b <= b_max, numbered b (b - 1) / 2 + a - 1 (a >= 1).
     let pair = |t: &Triple| t.b as usize * (t.b as usize - 1) / 2 + t.a as usize - 1;
     let pairs = triples.iter().map(pair).max().map_or(0, |m| m + 1);
     if pairs > 4 * n {
-        let identity: Vec<u32> = (0..n as u32).collect();
-        return (identity.clone(), identity);
+        return (0..n as u32).collect();
     }
     let mut next = vec![0u32; pairs];
     for t in triples {
@@ -305,14 +321,13 @@ fn pair_major_order(triples: &[Triple]) -> (Vec<u32>, Vec<u32>) {
     for slot in &mut next {
         (*slot, start) = (start, start + *slot);
     }
-    let (mut order, mut rank) = (vec![0u32; n], vec![0u32; n]);
+    let mut order = vec![0u32; n];
     for (i, t) in triples.iter().enumerate() {
         let slot = &mut next[pair(t)];
         order[*slot as usize] = i as u32;
-        rank[i] = *slot;
         *slot += 1;
     }
-    (order, rank)
+    order
 }
 
 #[cfg(test)]
@@ -344,10 +359,13 @@ mod tests {
             .filter(|t| t.a % 7 == 3 && t.b % 5 != 1)
             .collect();
         triples.shuffle(&mut rand::rng());
-        let (order, rank) = pair_major_order(&triples);
-        for (k, &i) in order.iter().enumerate() {
-            assert_eq!(rank[i as usize] as usize, k);
-        }
+        let order = pair_major_order(&triples);
+        let mut sorted = order.clone();
+        sorted.sort_unstable();
+        assert!(
+            sorted.iter().copied().eq(0..triples.len() as u32),
+            "a permutation"
+        );
         // Each pair's triples in one run, in input order.
         let mut done = std::collections::HashSet::new();
         for w in order.windows(2) {
@@ -358,11 +376,11 @@ mod tests {
                 assert!(done.insert((s.a, s.b)), "{s:?}: its pair comes in one run");
             }
         }
-        let shared = solve_triples(&triples, |_| 1 << 20);
+        let shared = solve_triples(&triples, |_| 1 << 20).unwrap();
         let mut solver = FastSolver::default();
         for (&t, got) in triples.iter().zip(shared) {
             let alone = solver.solve_triple(t, 1 << 20).unwrap();
-            assert_eq!(got.unwrap(), alone, "{t:?}");
+            assert_eq!(got, alone, "{t:?}");
         }
     }
 

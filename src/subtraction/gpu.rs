@@ -113,11 +113,18 @@ impl<'a> SubtractionGpu<'a> {
         }
         pending.extend(additive);
         let rest: Vec<Triple> = pending.iter().map(|&i| triples[i]).collect();
-        for (&i, r) in pending
-            .iter()
-            .zip(fast::solve_triples(&rest, |t| long_cap(t.c)))
-        {
-            out[i] = Some(r);
+        match fast::solve_triples(&rest, |t| long_cap(t.c)) {
+            Ok(solved) => {
+                for (&i, s) in pending.iter().zip(solved) {
+                    out[i] = Some(Ok(s));
+                }
+            }
+            // The CPU stops at its first failure: each of these triples reports it.
+            Err(e) => {
+                for &i in &pending {
+                    out[i] = Some(Err(e.clone()));
+                }
+            }
         }
         Ok(out
             .into_iter()

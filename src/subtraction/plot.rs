@@ -37,8 +37,6 @@ fn class_color(t: Triple, s: &Solution, q_max: usize) -> Rgb {
 
 fn solve(triples: &[Triple]) -> Result<Vec<Solution>, NotCertified> {
     solve_triples(triples, |t| long_cap(t.c))
-        .into_iter()
-        .collect()
 }
 
 /// The slice `a` fixed: `b` to the right, `c` upwards, one square per ruleset.

@@ -161,15 +161,14 @@ impl Backend<'_> {
 
     /// Solves `triples` exactly, in order.
     pub fn solve(&self, triples: &[Triple]) -> Result<Vec<Solution>, ScanError> {
-        let results = match self {
+        Ok(match self {
             Backend::Reference => triples
                 .par_iter()
                 .map(|t| reference::solve(&t.ruleset(), long_cap(t.c)))
-                .collect(),
-            Backend::Cpu => fast::solve_triples(triples, |t| long_cap(t.c)),
-            Backend::Gpu(gpu) => gpu.solve(triples)?,
-        };
-        Ok(results.into_iter().collect::<Result<_, _>>()?)
+                .collect::<Result<_, _>>()?,
+            Backend::Cpu => fast::solve_triples(triples, |t| long_cap(t.c))?,
+            Backend::Gpu(gpu) => gpu.solve(triples)?.into_iter().collect::<Result<_, _>>()?,
+        })
     }
 }
 
