@@ -388,7 +388,7 @@ fn ppos_command(args: PposArgs) -> Result<()> {
         )));
     }
     let mut planes = Planes::default();
-    planes.reset(args.set.moves());
+    planes.reset(args.set.moves(), &[]);
     planes.extend(args.set.moves(), len);
     let g: Vec<u32> = (0..len).map(|x| planes.value(x)).collect();
     let report = PposReport::new(a as usize, b as usize, c as usize, count, &g);

@@ -81,7 +81,7 @@ impl FastSolver {
         let moves = [t.a, t.b];
         if self.pair_moves != moves {
             self.pair_moves = moves;
-            self.pair.reset(&moves);
+            self.pair.reset(&moves, &[]);
             self.pair_rows.clear();
         }
         self.pair_words = t.c as usize / 64;
@@ -150,11 +150,8 @@ impl FastSolver {
     ) -> Option<Solution> {
         let slice = moves.as_slice();
         let c = *slice.last().expect("non-empty set") as usize;
-        self.planes.reset(slice);
-        if self.pair_words > 0 {
-            self.planes
-                .start_from(&self.pair_rows[..3 * self.pair_words]);
-        }
+        self.planes
+            .reset(slice, &self.pair_rows[..3 * self.pair_words]);
         self.set_candidates(slice);
         let first_search = if slice.len() == 3 {
             c * c / 2 + c + 64

@@ -119,29 +119,23 @@ fn mex_pass(near: &[u32], fixed: &[u64], cur: &mut [u64]) -> u64 {
 }
 
 impl Planes {
-    /// Starts an empty sequence for the sorted, non-empty set `moves`.
-    pub fn reset(&mut self, moves: &[u32]) {
+    /// Starts a sequence for the sorted, non-empty set `moves` from `rows`, whole words in
+    /// this sequence's layout (`k` words each, plane by plane), usually none. For a triple
+    /// `{a, b, c}`: the words of the game `{a, b}` below `c` (the move `c` is not legal there),
+    /// which a scan computes once for all the triples of a pair (more than a tenth of all words
+    /// when `c <= 200`). The caller vouches that they are this set's values.
+    pub fn reset(&mut self, moves: &[u32], rows: &[u64]) {
         let (min, max) = (moves[0] as usize, moves[moves.len() - 1] as usize);
         self.k = moves.len();
         self.pad = max.div_ceil(64) + 1;
         self.passes = 64usize.div_ceil(min);
-        self.words.clear();
-        self.words.resize((self.pad + 2) * self.k, 0);
-        self.len = 0;
-    }
-
-    /// Takes `rows`, whole words in this sequence's layout (`k` words each, plane by plane), as
-    /// its first values (after [`Self::reset`]): for a triple `{a, b, c}`, the words of the game
-    /// `{a, b}` below `c` (the move `c` is not legal there), which a scan computes once for all
-    /// the triples of a pair (more than a tenth of all words when `c <= 200`). The caller
-    /// vouches that they are this set's values.
-    pub fn start_from(&mut self, rows: &[u64]) {
         assert!(
-            self.len == 0 && rows.len().is_multiple_of(self.k),
+            rows.len().is_multiple_of(self.k),
             "a sequence starts from whole rows"
         );
         // The zero pad rows, the given rows, then zero rows (rows past the end stay zero).
-        self.words.truncate(self.pad * self.k);
+        self.words.clear();
+        self.words.resize(self.pad * self.k, 0);
         self.words.extend_from_slice(rows);
         self.words.resize(self.words.len() + 2 * self.k, 0);
         self.len = 64 * rows.len() / self.k;
@@ -473,7 +467,7 @@ mod tests {
         ] {
             let set: Ruleset = text.parse().unwrap();
             let mut planes = Planes::default();
-            planes.reset(set.moves());
+            planes.reset(set.moves(), &[]);
             planes.extend(set.moves(), 700);
             let want = reference::nim_values(&set, planes.known_len());
             let got: Vec<u32> = (0..planes.known_len()).map(|x| planes.value(x)).collect();
@@ -485,7 +479,7 @@ mod tests {
     fn mismatch_search_matches_the_slice_version() {
         let set: Ruleset = "5,9,23".parse().unwrap();
         let mut planes = Planes::default();
-        planes.reset(set.moves());
+        planes.reset(set.moves(), &[]);
         planes.extend(set.moves(), 640);
         let g = reference::nim_values(&set, 640);
         for (lo, hi, shift) in [
