@@ -7,13 +7,16 @@
 //! Theorem 34) a [`CandidateWatch`] records where new values differ from those `P` earlier, so
 //! the moment the top `c` values repeat is seen within one word of 64 values, and the pre-period
 //! with it. One candidate at a time is the guess each new word starts from
-//! ([`Planes::push_words`]): where it holds, the word costs one pass and its comparison comes
-//! free; where it breaks, the next candidate takes over and first compares what it missed.
+//! ([`Planes::push_words`]): where it holds, the word can stop after one pass and its comparison
+//! comes free; where it breaks, the next candidate takes over and first compares what it missed.
 //! Candidates are only hints: a period counts only once the window comparison proves it, and the
 //! least period is then the least divisor that matches ([`crate::period`]). A full search over
 //! every `p` runs from a length on (for triples the empirical envelope `c^2/2 + c + 64` of spec
 //! section 3.2, else `4c + 64`), at every doubling after and at the length limit, so a ruleset
 //! that breaks every hint is still solved exactly, only later.
+//!
+//! Many triples at once ([`solve_triples`]) are solved pair by pair: below `c` a triple's values
+//! are those of the game `{a, b}`, computed once for all the triples of a pair.
 
 use rayon::prelude::*;
 
