@@ -39,17 +39,18 @@ use nimseq::subtraction::{TripleFilter, seq};
 #[error("{0}")]
 struct BadInput(String);
 
-/// Keeps freed memory in the process for reuse: a scan frees and takes again buffers of
-/// several MiB per chunk, and glibc would hand each back to the kernel (above its default
-/// thresholds), then fault in every page of the next one (4 KiB a fault: a tenth of a scan's
-/// time on the 2-core VM).
+/// Keeps freed memory in the process for reuse, for subtraction scans: they free and take
+/// again buffers of several MiB per chunk, and glibc would hand each back to the kernel (above
+/// its default thresholds), then fault in every page of the next one (4 KiB a fault: 5% of a
+/// `c <= 200` scan on the 2-core VM). Not for the other commands: a k-cross build took 12% more
+/// time with it, its zeroed tables no longer fresh (already zero) pages.
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
 fn keep_freed_memory() {
     // SAFETY: mallopt only sets allocator parameters; it is called before any other thread
     // exists, and on failure (a 0 return) the defaults stay, which is harmless.
     unsafe {
-        libc::mallopt(libc::M_MMAP_THRESHOLD, 1 << 30);
-        libc::mallopt(libc::M_TRIM_THRESHOLD, i32::MAX);
+        libc::mallopt(libc::M_MMAP_THRESHOLD, 64 << 20);
+        libc::mallopt(libc::M_TRIM_THRESHOLD, 256 << 20);
     }
 }
 
@@ -57,7 +58,6 @@ fn keep_freed_memory() {
 fn keep_freed_memory() {}
 
 fn main() -> ExitCode {
-    keep_freed_memory();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) if !e.use_stderr() => {
@@ -110,6 +110,13 @@ fn is_bad_input(e: &anyhow::Error) -> bool {
 }
 
 fn run(cli: Cli) -> Result<()> {
+    if matches!(
+        cli.command,
+        Command::Sub(SubCommand::Scan(_) | SubCommand::Survey(_))
+            | Command::Bench(BenchCommand::Sub(_))
+    ) {
+        keep_freed_memory();
+    }
     match cli.command {
         Command::Sub(SubCommand::Seq(args)) => seq_command(args),
         Command::Sub(SubCommand::Scan(args)) => scan_command(args),
