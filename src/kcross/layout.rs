@@ -343,7 +343,9 @@ impl Layout {
     }
 
     /// Steps `v[..=e]` to the next vector of its block in colex order, returning the last
-    /// position that changed (only `v[..=i]` do); `None` after the last vector.
+    /// position that changed (only `v[..=i]` do); `None` after the last vector. Inline: it
+    /// runs once per state of a table build, which is not always in this codegen unit.
+    #[inline]
     pub fn advance(&self, v: &mut [u8], e: usize) -> Option<usize> {
         // The earliest run that can grow by one, with the runs before it refilled as the first
         // prefix of their sum less one. Most often that is v_1, taking one X from v_0 (which

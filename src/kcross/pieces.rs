@@ -18,6 +18,11 @@ use super::layout::{Layout, MAX_N};
 /// Room for the running sums of the longest vector.
 const LEN: usize = MAX_N + 2;
 
+/// Room for the per-cell pieces, a power of two: the option reads index them through a mask,
+/// which needs no bounds check and costs one instruction (a `% LEN`, as first written, became
+/// a real division in builds where the compiler did not see that the cell is in range).
+const CELLS: usize = LEN.next_power_of_two();
+
 /// Running sums and per-cell piece indices of one vector `v` (`e + 1` runs); sums use index
 /// `j + 1` for position `j`, so that the empty prefix is index 0.
 #[derive(Clone, Debug)]
@@ -39,12 +44,12 @@ pub struct Sums {
     t: [u64; LEN],
     /// Cell `i`'s left (or only) piece sits at `(rank & mask[i]) + offset[i]` (wrapping): a
     /// mask of 0 with offset 0 is index 0, the empty piece.
-    offset: [u64; LEN],
-    mask: [u64; LEN],
+    offset: [u64; CELLS],
+    mask: [u64; CELLS],
     /// Cell `i`'s right piece index (0: none) and its value, read once when the cell is
     /// refreshed rather than once per vector.
-    right: [u64; LEN],
-    right_value: [u32; LEN],
+    right: [u64; CELLS],
+    right_value: [u32; CELLS],
     /// Whether filling cell `i` kills cell `i - 1`.
     left_dies: [bool; LEN],
 }
@@ -60,10 +65,10 @@ impl Default for Sums {
             d: [0; LEN],
             rr: [0; LEN],
             t: [0; LEN],
-            offset: [0; LEN],
-            mask: [0; LEN],
-            right: [0; LEN],
-            right_value: [0; LEN],
+            offset: [0; CELLS],
+            mask: [0; CELLS],
+            right: [0; CELLS],
+            right_value: [0; CELLS],
             left_dies: [false; LEN],
         }
     }
@@ -265,21 +270,21 @@ impl Sums {
     /// after a step.
     #[inline]
     pub fn option(&self, i: usize) -> [u64; 2] {
-        [self.left(i), self.right[i % LEN]]
+        [self.left(i), self.right[i & (CELLS - 1)]]
     }
 
     /// [`Sums::option`] with the right piece's value in place of its index: what valuing
     /// needs (the value was read at the refresh with the reader it was given).
     #[inline]
     pub fn left_and_right_value(&self, i: usize) -> (u64, u32) {
-        (self.left(i), self.right_value[i % LEN])
+        (self.left(i), self.right_value[i & (CELLS - 1)])
     }
 
     /// The table index of the left (or only) piece of cell `i`.
     #[inline]
     fn left(&self, i: usize) -> u64 {
         debug_assert_eq!(self.stale, 0);
-        let i = i % LEN;
+        let i = i & (CELLS - 1);
         (self.rank & self.mask[i]).wrapping_add(self.offset[i])
     }
 }
