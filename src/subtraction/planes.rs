@@ -237,8 +237,8 @@ impl Planes {
         // positions changes nothing: no masks needed. By the same induction the true word is the
         // only one a pass leaves unchanged, so an unchanged word ends the passes (at the first
         // one when the guess was right).
-        let near_moves = &moves[..near];
-        let pass = |cur: &mut [u64]| mex_pass(near_moves, fixed, cur);
+        let this_word_moves = &moves[..near];
+        let pass = |cur: &mut [u64]| mex_pass(this_word_moves, fixed, cur);
         if near == 0 {
             // Every move reads finished words: one pass is exact.
             pass(cur);
