@@ -1,7 +1,7 @@
 //! Manabe's theory side by side with brute force (spec sections 1.8 and 2.3).
 
-use nimseq::subtraction::fast::FastSolver;
 use nimseq::subtraction::theory::predict::{Prediction, Zone, predict};
+use nimseq::subtraction::triple_solver::TripleSolver;
 use nimseq::subtraction::{Triple, TripleFilter};
 
 /// Spec section 2.3 counts for `c <= 200`: primitive, non-additive, `a >= 2`.
@@ -37,11 +37,11 @@ fn covered_counts_for_c_up_to_200() {
 /// predicted least period; uncovered means pre-periodic. Every triple with `c <= 70`.
 #[test]
 fn predictions_agree_with_brute_force() {
-    let mut solver = FastSolver::default();
+    let mut solver = TripleSolver::default();
     let mut checked = 0;
     for t in TripleFilter::up_to(70).triples() {
         let Triple { a, b, c } = t;
-        let s = solver.solve_triple(t, 1 << 24).unwrap();
+        let s = solver.solve(t, 1 << 24).unwrap();
         match predict(a as usize, b as usize, c as usize) {
             Prediction::Covered { period, .. } | Prediction::Additive { period } => {
                 assert_eq!((s.period, s.preperiod), (period, 0), "{t:?}");
@@ -57,9 +57,9 @@ fn predictions_agree_with_brute_force() {
 /// Every check of spec section 4 over all triples with c <= 100: nothing fails.
 #[test]
 fn survey_finds_no_failure_up_to_100() {
-    use nimseq::subtraction::fast::solve_triples;
     use nimseq::subtraction::scan::Tally;
     use nimseq::subtraction::survey::Survey;
+    use nimseq::subtraction::triple_solver::solve_triples;
 
     let triples: Vec<Triple> = TripleFilter::up_to(100).triples().collect();
     let mut survey = Survey::default();
@@ -81,16 +81,14 @@ fn survey_finds_no_failure_up_to_100() {
 #[test]
 fn additive_periods_for_all_coprime_bases_up_to_80() {
     use nimseq::subtraction::theory::{additive_period, gcd};
-    let mut solver = FastSolver::default();
+    let mut solver = TripleSolver::default();
     let mut n = 0;
     for b in 3..=80u32 {
         for a in 2..b {
             if gcd(a as usize, b as usize) != 1 {
                 continue;
             }
-            let s = solver
-                .solve_triple(Triple { a, b, c: a + b }, 1 << 24)
-                .unwrap();
+            let s = solver.solve(Triple { a, b, c: a + b }, 1 << 24).unwrap();
             let want = additive_period(a as usize, b as usize);
             assert_eq!((s.period, s.preperiod), (want, 0), "{{{a},{b},{}}}", a + b);
             n += 1;
@@ -102,13 +100,8 @@ fn additive_periods_for_all_coprime_bases_up_to_80() {
 /// The remarks' cautionary rulesets: outside the theory, and their true periods (spec 1.3).
 #[test]
 fn cautionary_rulesets() {
-    let mut solver = FastSolver::default();
-    let mut period = |a, b, c| {
-        solver
-            .solve_triple(Triple { a, b, c }, 1 << 24)
-            .unwrap()
-            .period
-    };
+    let mut solver = TripleSolver::default();
+    let mut period = |a, b, c| solver.solve(Triple { a, b, c }, 1 << 24).unwrap().period;
     assert_eq!(predict(1, 3, 5), Prediction::OutsideTheory);
     assert_eq!(period(1, 3, 5), 2); // the criterion would say 4 (Remark 33)
     assert_eq!(predict(2, 4, 6), Prediction::OutsideTheory);

@@ -5,6 +5,7 @@ use rand::{Rng, SeedableRng};
 use serde::Deserialize;
 
 use nimseq::subtraction::gpu::SubtractionGpu;
+use nimseq::subtraction::triple_solver::TripleSolver;
 use nimseq::subtraction::{Ruleset, Solution, Triple, fast, reference, seq};
 
 use crate::common::{fresh_seed, gpu};
@@ -50,9 +51,15 @@ fn solve_all(backend: Backend, sets: &[Ruleset]) -> Vec<Option<Solution>> {
             .map(|s| Some(reference::solve(s, MAX_LEN).unwrap()))
             .collect(),
         Backend::Cpu => {
-            let mut solver = fast::FastSolver::default();
+            // Triples take the scan's path, other sets the general one.
+            let (mut triples, mut others) = (TripleSolver::default(), fast::FastSolver::default());
             sets.iter()
-                .map(|s| Some(solver.solve(s, MAX_LEN).unwrap()))
+                .map(|s| {
+                    Some(match *s.moves() {
+                        [a, b, c] => triples.solve(Triple { a, b, c }, MAX_LEN).unwrap(),
+                        _ => others.solve(s, MAX_LEN).unwrap(),
+                    })
+                })
                 .collect()
         }
         Backend::Gpu => {

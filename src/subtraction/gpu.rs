@@ -8,9 +8,9 @@
 
 use bytemuck::{Pod, Zeroable};
 
-use super::fast;
 use super::solution::{NotCertified, Solution};
 use super::triple::Triple;
+use super::triple_solver;
 use crate::gpu::{GpuContext, GpuError};
 
 const SHADER: &str = include_str!("../../shaders/subtraction.wgsl");
@@ -113,7 +113,7 @@ impl<'a> SubtractionGpu<'a> {
         }
         pending.extend(additive);
         let rest: Vec<Triple> = pending.iter().map(|&i| triples[i]).collect();
-        match fast::solve_triples(&rest, |t| long_cap(t.c)) {
+        match triple_solver::solve_triples(&rest, |t| long_cap(t.c)) {
             Ok(solved) => {
                 for (&i, s) in pending.iter().zip(solved) {
                     out[i] = Some(Ok(s));

@@ -21,6 +21,7 @@ pub mod summary;
 pub mod survey;
 pub mod theory;
 pub mod triple;
+pub mod triple_solver;
 
 pub use ruleset::Ruleset;
 pub use solution::{NotCertified, Solution};

@@ -13,39 +13,6 @@
 
 use crate::period::ShiftCompare;
 
-/// The move lengths, as a fixed-size array for triples (so that loops unroll and per-plane
-/// words stay in registers) or a slice for any set.
-pub trait Moves: Copy {
-    /// One word per plane.
-    type Words: AsRef<[u64]> + AsMut<[u64]>;
-    fn as_slice(&self) -> &[u32];
-    /// Zeroed words, one per plane.
-    fn words(&self) -> Self::Words;
-}
-
-impl<const K: usize> Moves for &[u32; K] {
-    type Words = [u64; K];
-    #[inline(always)]
-    fn as_slice(&self) -> &[u32] {
-        &self[..]
-    }
-    #[inline(always)]
-    fn words(&self) -> [u64; K] {
-        [0; K]
-    }
-}
-
-impl Moves for &[u32] {
-    type Words = Vec<u64>;
-    #[inline(always)]
-    fn as_slice(&self) -> &[u32] {
-        self
-    }
-    fn words(&self) -> Vec<u64> {
-        vec![0; self.len()]
-    }
-}
-
 /// A growing prefix `G[0..len)` in bit planes. Reused across rulesets to avoid allocations.
 ///
 /// Layout: the word holding positions `64w .. 64w + 64` of plane `v` is
@@ -63,10 +30,12 @@ pub struct Planes {
     len: usize,
     /// Passes per word: each makes `min S` more positions final.
     passes: usize,
+    /// Three words a plane for the word being computed (see `push_word_near`), kept to spare
+    /// an allocation per word.
+    scratch: Vec<u64>,
 }
 
-/// Bits `[x, x + 64)` of plane `v` of `words` laid out as in [`Planes`], with `k` passed in so
-/// that a caller knowing it at compile time (a triple) gets constant strides.
+/// Bits `[x, x + 64)` of plane `v` of `words` laid out as in [`Planes`].
 ///
 /// # Safety
 /// `v < k`, `x >= -64 pad`, and the row after the one holding `x + 63` exists:
@@ -129,6 +98,7 @@ impl Planes {
         self.k = moves.len();
         self.pad = max.div_ceil(64) + 1;
         self.passes = 64usize.div_ceil(min);
+        self.scratch.resize(3 * self.k, 0);
         assert!(
             rows.len().is_multiple_of(self.k),
             "a sequence starts from whole rows"
@@ -152,9 +122,9 @@ impl Planes {
     }
 
     /// Computes positions up to at least `target`, in whole words.
-    pub fn extend<M: Moves>(&mut self, moves: M, target: usize) {
+    pub fn extend(&mut self, moves: &[u32], target: usize) {
         if self.len < target {
-            self.push_words::<M, ANY_NEAR>(moves, None, target);
+            self.push_words::<ANY_NEAR>(moves, None, target);
         }
     }
 
@@ -167,21 +137,21 @@ impl Planes {
     /// only `y >= shift`) with `G(y) != G(y - shift)`; 0 without a guess.
     ///
     /// `NEAR` is [`near_moves`] of the set, or [`ANY_NEAR`] to have it counted here: a caller
-    /// that fixes it once per set lets the compiler unroll every loop over the moves (triples).
+    /// that fixes it once per set lets the compiler unroll the loops over near moves.
     #[inline(always)]
-    pub fn push_words<M: Moves, const NEAR: usize>(
+    pub fn push_words<const NEAR: usize>(
         &mut self,
-        moves: M,
+        moves: &[u32],
         guess: Option<&Shifted>,
         until: usize,
     ) -> u64 {
         let near = if NEAR == ANY_NEAR {
-            near_moves(moves.as_slice())
+            near_moves(moves)
         } else {
             NEAR
         };
         loop {
-            let diff = self.push_word_near::<M, NEAR>(moves, near, guess);
+            let diff = self.push_word_near::<NEAR>(moves, near, guess);
             if diff != 0 || self.len >= until {
                 return diff;
             }
@@ -190,18 +160,18 @@ impl Planes {
 
     /// One word of [`Self::push_words`].
     #[inline(always)]
-    fn push_word_near<M: Moves, const NEAR: usize>(
+    fn push_word_near<const NEAR: usize>(
         &mut self,
-        moves: M,
+        moves: &[u32],
         near: usize,
         guess: Option<&Shifted>,
     ) -> u64 {
         let near = if NEAR == ANY_NEAR { near } else { NEAR };
         // Per plane: options this word gets from finished words, the word being computed, and
         // the guess it started from.
-        let (mut fixed, mut cur, mut start) = (moves.words(), moves.words(), moves.words());
-        let (fixed, cur, start) = (fixed.as_mut(), cur.as_mut(), start.as_mut());
-        let moves = moves.as_slice();
+        let mut scratch = std::mem::take(&mut self.scratch);
+        let (fixed, rest) = scratch.split_at_mut(moves.len());
+        let (cur, start) = rest.split_at_mut(moves.len());
         let k = moves.len();
         debug_assert_eq!(self.k, k, "reset with the set's size first");
         let x0 = self.len as isize;
@@ -257,19 +227,21 @@ impl Planes {
         }
         self.words[row..row + k].copy_from_slice(cur);
         self.len += 64;
-        let Some(g) = guess else { return 0 };
-        if g.back == k {
-            // The window reached into this word, still zero when the guess was read.
-            for (v, word) in start.iter_mut().enumerate() {
-                *word = self.shifted_word(k, row, g, v);
+        let diff = guess.map_or(0, |g| {
+            if g.back == k {
+                // The window reached into this word, still zero when the guess was read.
+                for (v, word) in start.iter_mut().enumerate() {
+                    *word = self.shifted_word(k, row, g, v);
+                }
             }
-        }
-        let diff = (0..k).fold(0, |acc, v| acc | (cur[v] ^ start[v]));
-        diff & g.compared_bits(x0 as usize)
+            let diff = (0..k).fold(0, |acc, v| acc | (cur[v] ^ start[v]));
+            diff & g.compared_bits(x0 as usize)
+        });
+        self.scratch = scratch;
+        diff
     }
 
-    /// Plane `v` of the window `at.shift` back from the word in row `row`; `k` is `self.k`,
-    /// passed in so that a triple gets constant strides.
+    /// Plane `v` of the window `at.shift` back from the word in row `row`; `k` is `self.k`.
     #[inline(always)]
     fn shifted_word(&self, k: usize, row: usize, at: &Shifted, v: usize) -> u64 {
         // The window [x - shift, x - shift + 64) of the word at x starts at bit `at.bit` of row
@@ -331,8 +303,8 @@ impl Planes {
     }
 
     /// The largest `x` in `[lo, hi)` whose bits in planes `0..planes` differ from those at
-    /// `x + shift`; `PLANES` fixes the count where it is common (outcomes, triples), so that the
-    /// loop over planes unrolls (this runs for every candidate check), 0 leaves it to `planes`.
+    /// `x + shift`; `PLANES` fixes the count where it is known (outcomes: 1), so that the loop
+    /// over planes unrolls (this runs for every candidate check), 0 leaves it to `planes`.
     fn last_mismatch_of<const PLANES: usize>(
         &self,
         planes: usize,
@@ -386,19 +358,11 @@ impl ShiftCompare for Planes {
 
     #[inline]
     fn newest_differ(&self, n: usize, shift: usize) -> bool {
-        match self.k {
-            3 => self.newest_differ_of::<3>(3, n, shift),
-            k => self.newest_differ_of::<0>(k, n, shift),
-        }
+        self.newest_differ_of::<0>(self.k, n, shift)
     }
 
     fn last_mismatch(&self, lo: usize, hi: usize, shift: usize) -> Option<usize> {
-        // Callers compare the values and the outcomes in turn: one fixed count each, so that
-        // the choice is no branch taken one way, then the other.
-        match self.k {
-            3 => self.last_mismatch_of::<3>(3, lo, hi, shift),
-            k => self.last_mismatch_of::<0>(k, lo, hi, shift),
-        }
+        self.last_mismatch_of::<0>(self.k, lo, hi, shift)
     }
 }
 

@@ -7,11 +7,11 @@
 
 use std::f64::consts::TAU;
 
-use super::fast::solve_triples;
 use super::gpu::long_cap;
 use super::solution::{NotCertified, Solution};
 use super::theory::predict::{ThetaReport, Zone};
 use super::triple::{Triple, TripleFilter};
+use super::triple_solver::solve_triples;
 use crate::output::image::{Canvas, Rgb};
 
 pub const A_PLUS_B: Rgb = [31, 119, 180];

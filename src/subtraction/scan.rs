@@ -20,7 +20,7 @@ use super::solution::{NotCertified, Solution};
 use super::summary::ScanSummary;
 use super::theory::predict::TheoryColumns;
 use super::triple::{Triple, TripleFilter};
-use super::{fast, reference};
+use super::{reference, triple_solver};
 use crate::gpu::GpuError;
 use crate::output::resumable::{ResumableFile, ResumeError};
 use crate::output::{CsvLine, Format, Row, progress_bar};
@@ -166,7 +166,7 @@ impl Backend<'_> {
                 .par_iter()
                 .map(|t| reference::solve(&t.ruleset(), long_cap(t.c)))
                 .collect::<Result<_, _>>()?,
-            Backend::Cpu => fast::solve_triples(triples, |t| long_cap(t.c))?,
+            Backend::Cpu => triple_solver::solve_triples(triples, |t| long_cap(t.c))?,
             Backend::Gpu(gpu) => gpu.solve(triples)?.into_iter().collect::<Result<_, _>>()?,
         })
     }

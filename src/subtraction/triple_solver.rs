@@ -1,0 +1,696 @@
+//! The fast CPU path for three-move sets, the work of a scan: values in two binary planes, every
+//! candidate period compared with every new word, no branch that depends on the values.
+//!
+//! # Values
+//! A triple's values are at most 3, so two planes hold them in binary (bit `x` of plane `j` is bit
+//! `j` of `G(x)`): a window of 64 values is two words, against three in the one-hot planes of
+//! [`super::planes`], and equal values are equal bits. Positions below 0 hold 3: a move there
+//! offers 3, which never changes the mex of three options, just as an illegal move offers
+//! nothing. The mex of 64 positions at once follows from what the options offer (see
+//! [`Offers`]); positions `[x, x + a)` depend only on positions below `x`, so a word with moves
+//! below 64 is computed in passes, as in [`super::planes`].
+//!
+//! # Periods
+//! For each candidate `P` (the pair sums, where Ward's conjecture puts the nim period for every
+//! `c <= 250`, and the period of Theorem 34 when `c = a + b`), each new word is compared with the
+//! values `P` earlier and `last` keeps the last position that differs. Once the `c` values after it
+//! are computed, `P` is a proved eventual period ([`crate::period`]) and the pre-period is
+//! `last + 1 - P`. That costs two windows a candidate a word, and no branch a mismatch decides:
+//! in a pre-period the mismatches come at random, and mispredicted branches were a sixth of the
+//! time of the earlier candidate-at-a-time watch. Candidates are hints only: the least period is
+//! then the least matching divisor, and a full search runs from the envelope `c^2/2 + c + 64` on
+//! (spec section 3.2), so a triple that breaks every hint is still solved exactly.
+//!
+//! Below `c` a triple's values are those of the game `{a, b}`: [`solve_triples`] computes those
+//! words once for all the triples of a pair.
+
+use rayon::prelude::*;
+
+use super::solution::{NotCertified, Solution};
+use super::theory;
+use super::triple::Triple;
+use crate::period::{Period, ShiftCompare, certify, least_matching_divisor, preperiod};
+
+/// The two planes of 64 consecutive positions.
+type Row = [u64; 2];
+
+/// Value 3 everywhere: positions below 0.
+const NONE: Row = [!0, !0];
+
+/// Where the window `shift` back from a word starts: `rows` rows back, at bit `bit`.
+#[derive(Clone, Copy, Debug)]
+struct Back {
+    rows: usize,
+    bit: u32,
+    /// `63 - bit`, kept rather than recomputed in every window.
+    rest: u32,
+}
+
+impl Back {
+    fn new(shift: usize) -> Self {
+        let rows = shift.div_ceil(64);
+        let bit = (rows * 64 - shift) as u32;
+        Back {
+            rows,
+            bit,
+            rest: 63 - bit,
+        }
+    }
+}
+
+/// Bits `[bit, bit + 64)` of the two rows `lo, hi`, `bit < 64`, `rest = 63 - bit`.
+#[inline(always)]
+fn funnel(lo: Row, hi: Row, bit: u32, rest: u32) -> Row {
+    // Two shifts for the high word, so that bit = 0 needs no branch.
+    [0, 1].map(|j| (lo[j] >> bit) | ((hi[j] << 1) << rest))
+}
+
+/// The values of `row` shifted `at` back: bits `[x - shift, x - shift + 64)` for the word at `x`.
+///
+/// # Safety
+/// `at.rows <= row < rows.len()`.
+#[inline(always)]
+unsafe fn window(rows: &[Row], row: usize, at: Back) -> Row {
+    debug_assert!(at.rows <= row && row < rows.len());
+    // SAFETY: row - at.rows and the row after it, at most `row`, exist (contract above).
+    let (lo, hi) = unsafe {
+        (
+            *rows.get_unchecked(row - at.rows),
+            *rows.get_unchecked(row - at.rows + 1),
+        )
+    };
+    funnel(lo, hi, at.bit, at.rest)
+}
+
+/// What the options of 64 positions offer, gathered move by move.
+#[derive(Clone, Copy)]
+struct Offers {
+    /// Positions where no option has value 0.
+    no_zero: u64,
+    /// Positions where some option has value 1, and value 2.
+    one: u64,
+    two: u64,
+}
+
+impl Offers {
+    const NOTHING: Offers = Offers {
+        no_zero: !0,
+        one: 0,
+        two: 0,
+    };
+
+    /// Takes in one option's values (3 offers nothing the mex can use).
+    #[inline(always)]
+    fn add(&mut self, [low, high]: Row) {
+        self.no_zero &= low | high;
+        self.one |= low & !high;
+        self.two |= high & !low;
+    }
+
+    /// The mex in binary: 0 where 0 is not offered, 1 where 0 is but 1 is not, 2 where 0 and 1
+    /// are but 2 is not, 3 where all are.
+    #[inline(always)]
+    fn mex(self) -> Row {
+        [
+            !(self.no_zero | (self.one & !self.two)),
+            self.one & !self.no_zero,
+        ]
+    }
+}
+
+/// A sorted set of `K` moves, `NEAR` of them below 64, as a word computation needs it.
+struct Moves<const K: usize> {
+    moves: [u32; K],
+    backs: [Back; K],
+    /// Passes a word needs from an arbitrary start: each makes `min S` more positions final.
+    passes: usize,
+}
+
+impl<const K: usize> Moves<K> {
+    fn new(moves: [u32; K]) -> Self {
+        Moves {
+            moves,
+            backs: moves.map(|s| Back::new(s as usize)),
+            passes: 64usize.div_ceil(moves[0] as usize),
+        }
+    }
+
+    /// Computes the word in row `row` from `start` and stores it.
+    ///
+    /// # Safety
+    /// Rows from `row - backs[K - 1].rows` to `row` exist, and the rows below `row` hold the
+    /// values (or `NONE` below position 0).
+    #[inline(always)]
+    unsafe fn push_word<const NEAR: usize>(&self, rows: &mut [Row], row: usize, start: Row) -> Row {
+        let mut fixed = Offers::NOTHING;
+        for &back in &self.backs[NEAR..] {
+            // SAFETY: back.rows <= backs[K - 1].rows <= row (contract).
+            fixed.add(unsafe { window(rows, row, back) });
+        }
+        // What a near move reads from the previous word does not change while this one fills.
+        let prev = rows[row - 1];
+        let near: [(u32, Row); NEAR] =
+            std::array::from_fn(|i| (self.moves[i], prev.map(|p| p >> (64 - self.moves[i]))));
+        let pass = |cur: Row| {
+            let mut offers = fixed;
+            for &(s, from_prev) in &near {
+                offers.add([from_prev[0] | (cur[0] << s), from_prev[1] | (cur[1] << s)]);
+            }
+            offers.mex()
+        };
+        let cur = if NEAR == 0 {
+            // Every move reads finished words: one pass is exact.
+            pass(start)
+        } else {
+            // Two passes without a test (whether the start was right is about as often yes as
+            // no in a pre-period), then more until the word stops changing: the true word is
+            // the only one a pass leaves unchanged.
+            let mut cur = pass(pass(start));
+            for _ in 2..self.passes {
+                let next = pass(cur);
+                if next == cur {
+                    break;
+                }
+                cur = next;
+            }
+            cur
+        };
+        rows[row] = cur;
+        cur
+    }
+}
+
+/// A candidate period `p` under watch.
+#[derive(Clone, Copy)]
+struct Watch {
+    p: usize,
+    back: Back,
+    /// One past the last `y >= p` with `G(y) != G(y - p)` so far, `p` if none: the
+    /// pre-period once `p` is proved.
+    clean_from: usize,
+}
+
+impl Watch {
+    fn new(p: usize) -> Self {
+        Watch {
+            p,
+            back: Back::new(p),
+            clean_from: p,
+        }
+    }
+
+    /// Takes in the word `cur` at position `x`, stored in row `row`.
+    ///
+    /// # Safety
+    /// As [`window`] with `self.back`.
+    #[inline(always)]
+    unsafe fn compare(&mut self, rows: &[Row], row: usize, x: usize, cur: Row) {
+        // SAFETY: the caller's.
+        let was = unsafe { window(rows, row, self.back) };
+        let differ = values_differ(cur, was);
+        // One past the last difference, 0 if none, without a branch: where the values differ
+        // is random in a pre-period. Differences below `p` compare with positions below 0:
+        // `clean_from` starts above them.
+        let end =
+            (x + 64 - differ.leading_zeros() as usize) & usize::from(differ != 0).wrapping_neg();
+        self.clean_from = self.clean_from.max(end);
+    }
+}
+
+/// A reusable workspace: one per thread.
+#[derive(Default)]
+pub struct TripleSolver {
+    /// Pad rows, then the values of the last triple solved, then rows of no meaning.
+    rows: Vec<Row>,
+    /// Its number of pad rows and of values computed.
+    pad: usize,
+    len: usize,
+}
+
+impl TripleSolver {
+    /// Solves `{a, b, c}`, looking at no more than about `max_len` values.
+    pub fn solve(&mut self, t: Triple, max_len: usize) -> Result<Solution, NotCertified> {
+        self.solve_after(t, &[], max_len)
+    }
+
+    /// [`Self::solve`] starting from `below`, the first words of the game `{a, b}` (at most
+    /// `c / 64`: the move `c` is not legal there), which the caller vouches for.
+    fn solve_after(
+        &mut self,
+        t: Triple,
+        below: &[Row],
+        max_len: usize,
+    ) -> Result<Solution, NotCertified> {
+        debug_assert!(below.len() <= t.c as usize / 64);
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("bmi2") {
+            // SAFETY: the CPU has BMI2, checked just above.
+            return unsafe { self.solve_bmi2(t, below, max_len) };
+        }
+        self.solve_any_cpu(t, below, max_len)
+    }
+
+    /// [`Self::solve`] compiled for BMI2: the loops shift by variable amounts, one instruction
+    /// with BMI2 and three without.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "bmi1,bmi2,lzcnt")]
+    fn solve_bmi2(
+        &mut self,
+        t: Triple,
+        below: &[Row],
+        max_len: usize,
+    ) -> Result<Solution, NotCertified> {
+        self.solve_any_cpu(t, below, max_len)
+    }
+
+    #[inline(always)]
+    fn solve_any_cpu(
+        &mut self,
+        t: Triple,
+        below: &[Row],
+        max_len: usize,
+    ) -> Result<Solution, NotCertified> {
+        // The count of moves below 64 fixed once per set, so that the word loops unroll.
+        let solved = match [t.a, t.b, t.c].iter().filter(|&&s| s < 64).count() {
+            0 => self.solve_near::<0>(t, below, max_len),
+            1 => self.solve_near::<1>(t, below, max_len),
+            2 => self.solve_near::<2>(t, below, max_len),
+            _ => self.solve_near::<3>(t, below, max_len),
+        };
+        solved.ok_or_else(|| NotCertified {
+            set: t.ruleset(),
+            len: self.len,
+        })
+    }
+
+    #[inline(always)]
+    fn solve_near<const NEAR: usize>(
+        &mut self,
+        t: Triple,
+        below: &[Row],
+        max_len: usize,
+    ) -> Option<Solution> {
+        let (a, b, c) = (t.a as usize, t.b as usize, t.c as usize);
+        let set = Moves::new([t.a, t.b, t.c]);
+        let mut watches = [a + b, a + c, b + c].map(Watch::new);
+        // Pad rows: every move and pair sum reads existing rows from the first word on.
+        self.pad = (b + c).div_ceil(64) + 1;
+        // Rows past the given words keep what the last triple left there: each is written
+        // before it is read as a value.
+        let mut full_search_at = (c * c / 2 + c + 64).min(max_len);
+        self.make_room(full_search_at);
+        let known = self.pad + below.len();
+        self.rows[..self.pad].fill(NONE);
+        self.rows[self.pad..known].copy_from_slice(below);
+        self.len = 64 * below.len();
+        // The additive period, watched from the first word whose window reaches position -64
+        // (it may exceed the pad).
+        let mut additive = (c == a + b).then(|| Watch::new(theory::additive_period(a, b)));
+        loop {
+            let row = self.pad + self.len / 64;
+            // The start of the passes: the values of the pair sum that has held longest (the
+            // third pass and on are needed only for a < 32; a wrong start costs passes only).
+            let start = if NEAR > 0 && set.passes > 2 {
+                let [u, v, w] = watches.map(|w| w.clean_from);
+                let i = usize::from(v < u);
+                let best = if w < u.min(v) { 2 } else { i };
+                // SAFETY: the pad covers every pair sum.
+                unsafe { window(&self.rows, row, watches[best].back) }
+            } else {
+                [0, 0]
+            };
+            // SAFETY: the pad covers the largest move; rows up to `row + 1` exist.
+            let cur = unsafe { set.push_word::<NEAR>(&mut self.rows, row, start) };
+            let x = self.len;
+            for watch in &mut watches {
+                // SAFETY: the pad covers every pair sum.
+                unsafe { watch.compare(&self.rows, row, x, cur) };
+            }
+            if let Some(watch) = additive.as_mut().filter(|w| x + 64 >= w.p) {
+                // SAFETY: the window starts at x - P >= -64, within the pad.
+                unsafe { watch.compare(&self.rows, row, x, cur) };
+            }
+            self.len += 64;
+            let clean_from = watches
+                .iter()
+                .chain(&additive)
+                .fold(usize::MAX, |m, w| m.min(w.clean_from));
+            let mut proved = None;
+            if clean_from + c <= self.len {
+                // The top c values repeat p earlier: p is proved, and every mismatch was seen.
+                let w = watches
+                    .iter()
+                    .chain(&additive)
+                    .find(|w| w.clean_from == clean_from)
+                    .expect("the least is some watch's");
+                proved = Some(Period {
+                    period: self.values().least_period_by(c, w.p, values_differ),
+                    preperiod: clean_from - w.p,
+                });
+            }
+            if self.len >= full_search_at {
+                // Doubling, and once more at `max_len`: what the prefix allowed is certified
+                // before giving up (as the reference does).
+                full_search_at = (2 * self.len).min(max_len);
+                self.make_room(full_search_at);
+                proved = proved.or_else(|| certify(&self.values(), c, [], true));
+            }
+            if let Some(nim) = proved {
+                // The nim period is an outcome period, and the outcome pre-period does not
+                // depend on which outcome period measures it; outcomes repeat wherever values
+                // do, so only positions below the nim pre-period are compared.
+                let values = self.values();
+                return Some(Solution {
+                    period: nim.period,
+                    preperiod: nim.preperiod,
+                    outcome_period: values.least_period_by(c, nim.period, outcomes_differ),
+                    outcome_preperiod: preperiod(&Outcomes(values), nim.period, nim.preperiod),
+                    checked_len: self.len,
+                });
+            }
+            if self.len >= max_len {
+                return None;
+            }
+        }
+    }
+
+    /// Makes rows exist for the words of the first `len` values and the row after them (a
+    /// high neighbour for windows and proofs), so that the word loop needs no test: the buffer
+    /// only grows, and its rows past the pad are written before they are read as values.
+    fn make_room(&mut self, len: usize) {
+        let rows = self.pad + len.div_ceil(64) + 1;
+        if self.rows.len() < rows {
+            self.rows.resize(rows, NONE);
+        }
+    }
+
+    /// `G(x)` of the last triple solved, `x` below the length it computed.
+    #[cfg(test)]
+    fn value(&self, x: usize) -> u32 {
+        let row = self.values().rows[x / 64];
+        (row[0] >> (x % 64) & 1 | (row[1] >> (x % 64) & 1) << 1) as u32
+    }
+
+    /// The values computed so far, as a sequence for period proofs.
+    fn values(&self) -> Values<'_> {
+        Values::new(&self.rows[self.pad..], self.len)
+    }
+}
+
+/// A prefix of a triple's values, for [`crate::period`]: `rows` from position 0, `len` values,
+/// and the row after the last one readable.
+struct Values<'a> {
+    rows: &'a [Row],
+    len: usize,
+}
+
+impl<'a> Values<'a> {
+    fn new(rows: &'a [Row], len: usize) -> Self {
+        assert!(len.is_multiple_of(64) && rows.len() > len / 64);
+        Values { rows, len }
+    }
+
+    /// Both planes at positions `[x, x + 64)`, `x < len`.
+    #[inline(always)]
+    fn bits(&self, x: usize) -> Row {
+        debug_assert!(x < self.len);
+        let bit = (x % 64) as u32;
+        // SAFETY: x / 64 + 1 <= len / 64 < rows.len(), checked in `new`.
+        let (lo, hi) = unsafe {
+            (
+                *self.rows.get_unchecked(x / 64),
+                *self.rows.get_unchecked(x / 64 + 1),
+            )
+        };
+        funnel(lo, hi, bit, 63 - bit)
+    }
+
+    /// The largest `x` in `[lo, hi)` where `differ` finds the bits at `x` and `x + shift`
+    /// different, walking down a word at a time (most wrong shifts fail in the top word).
+    #[inline(always)]
+    fn last_mismatch_by(
+        &self,
+        lo: usize,
+        hi: usize,
+        shift: usize,
+        differ: impl Fn(Row, Row) -> u64,
+    ) -> Option<usize> {
+        if lo >= hi {
+            return None;
+        }
+        assert!(hi + shift <= self.len, "comparison outside the prefix");
+        // 64 w < hi: row w exists, and 64 w + shift < len.
+        let at = |w: usize| differ(self.rows[w], self.bits(64 * w + shift));
+        let mut w = (hi - 1) / 64;
+        let mut diff = at(w) & (!0u64 >> (63 - (hi - 1) % 64));
+        loop {
+            let base = w * 64;
+            if lo > base {
+                diff &= !0u64 << (lo - base);
+            }
+            if diff != 0 {
+                return Some(base + 63 - diff.leading_zeros() as usize);
+            }
+            if base <= lo || w == 0 {
+                return None;
+            }
+            w -= 1;
+            diff = at(w);
+        }
+    }
+}
+
+impl Values<'_> {
+    /// The least period, given that the top `window` values repeat `p` earlier; `differ` as in
+    /// [`Self::last_mismatch_by`]. (What [`crate::period::least_period`] does, with the
+    /// comparison inlined: a scan runs it twice per triple.)
+    fn least_period_by(
+        &self,
+        window: usize,
+        p: usize,
+        differ: impl Fn(Row, Row) -> u64 + Copy,
+    ) -> usize {
+        least_matching_divisor(p, |d| {
+            self.last_mismatch_by(self.len - d - window, self.len - d, d, differ)
+                .is_none()
+        })
+    }
+}
+
+/// Where two rows of values differ.
+#[inline(always)]
+fn values_differ(u: Row, v: Row) -> u64 {
+    (u[0] ^ v[0]) | (u[1] ^ v[1])
+}
+
+/// Where two rows of values differ in being 0 or not (the outcomes).
+#[inline(always)]
+fn outcomes_differ(u: Row, v: Row) -> u64 {
+    (u[0] | u[1]) ^ (v[0] | v[1])
+}
+
+impl ShiftCompare for Values<'_> {
+    fn known_len(&self) -> usize {
+        self.len
+    }
+
+    fn last_mismatch(&self, lo: usize, hi: usize, shift: usize) -> Option<usize> {
+        self.last_mismatch_by(lo, hi, shift, values_differ)
+    }
+}
+
+/// The indicator of `G(x) = 0` (both bits clear) of a prefix: the outcome sequence.
+struct Outcomes<'a>(Values<'a>);
+
+impl ShiftCompare for Outcomes<'_> {
+    fn known_len(&self) -> usize {
+        self.0.len
+    }
+
+    fn last_mismatch(&self, lo: usize, hi: usize, shift: usize) -> Option<usize> {
+        self.0.last_mismatch_by(lo, hi, shift, outcomes_differ)
+    }
+}
+
+/// Solves many triples on all cores, in input order; any failure stops it.
+pub fn solve_triples(
+    triples: &[Triple],
+    max_len: impl Fn(Triple) -> usize + Sync,
+) -> Result<Vec<Solution>, NotCertified> {
+    let shared = PairWords::new(triples);
+    // The first failure in input order; its triple's slot gets a placeholder, never returned.
+    let failed = std::sync::Mutex::new(None::<(usize, NotCertified)>);
+    let solved = triples
+        .par_iter()
+        .enumerate()
+        .with_min_len(64)
+        .map_init(TripleSolver::default, |solver, (i, &t)| {
+            let below = shared.as_ref().map_or(&[][..], |s| s.below(t));
+            solver
+                .solve_after(t, below, max_len(t))
+                .unwrap_or_else(|e| {
+                    let mut failed = failed.lock().unwrap_or_else(|p| p.into_inner());
+                    if failed.as_ref().is_none_or(|(j, _)| i < *j) {
+                        *failed = Some((i, e));
+                    }
+                    Solution {
+                        period: 0,
+                        preperiod: 0,
+                        outcome_period: 0,
+                        outcome_preperiod: 0,
+                        checked_len: 0,
+                    }
+                })
+        })
+        .collect();
+    match failed.into_inner().unwrap_or_else(|p| p.into_inner()) {
+        Some((_, e)) => Err(e),
+        None => Ok(solved),
+    }
+}
+
+/// The words of each game `{a, b}` below `c` for a batch of triples, computed once for all the
+/// triples of a pair (more than a tenth of all words when `c <= 200`). Triples look their pair
+/// up in input order; for a scan, neighbouring triples have neighbouring pairs, so the table is
+/// read in a few streams.
+struct PairWords {
+    /// Slot of each pair by its dense index (see [`Self::index`]) less `first`; `u32::MAX`:
+    /// no triple has that pair.
+    slot: Vec<u32>,
+    first: usize,
+    b_max: usize,
+    /// `width` rows a slot: the words below the largest `c`.
+    rows: Vec<Row>,
+    width: usize,
+}
+
+impl PairWords {
+    /// `None` where sharing would not pay: no words below `c`, pairs too spread out for a
+    /// dense index, or fewer than two triples a pair on average.
+    fn new(triples: &[Triple]) -> Option<Self> {
+        let width = triples.iter().map(|t| t.c as usize / 64).max()?;
+        let b_max = triples.iter().map(|t| t.b as usize).max()?;
+        let index = |t: &Triple| Self::index(t, b_max);
+        let first = triples.iter().map(index).min()?;
+        let span = triples.iter().map(index).max()? + 1 - first;
+        if width == 0 || span > 4 * triples.len() {
+            return None;
+        }
+        let mut slot = vec![u32::MAX; span];
+        let mut pairs = Vec::new();
+        for t in triples {
+            let s = &mut slot[index(t) - first];
+            if *s == u32::MAX {
+                *s = pairs.len() as u32;
+                pairs.push([t.a, t.b]);
+            }
+        }
+        if 2 * pairs.len() > triples.len() {
+            return None;
+        }
+        let mut rows = vec![NONE; pairs.len() * width];
+        rows.par_chunks_mut(width)
+            .zip(&pairs)
+            .for_each_init(Vec::new, |scratch, (out, &moves)| {
+                pair_words(moves, out, scratch)
+            });
+        Some(PairWords {
+            slot,
+            first,
+            b_max,
+            rows,
+            width,
+        })
+    }
+
+    /// Pairs `1 <= a < b <= b_max` numbered `(a - 1) b_max + b`, in the order a scan lists them
+    /// for one `c`: dense enough (at most twice the pairs) and one multiplication.
+    fn index(t: &Triple, b_max: usize) -> usize {
+        (t.a as usize - 1) * b_max + t.b as usize
+    }
+
+    /// The words below `c` of the pair of `t`, one of the batch's triples.
+    fn below(&self, t: Triple) -> &[Row] {
+        let slot = self.slot[Self::index(&t, self.b_max) - self.first] as usize;
+        &self.rows[slot * self.width..][..t.c as usize / 64]
+    }
+}
+
+/// Fills `out` with the first words of the game `{a, b}`; `scratch` holds the pad in front.
+fn pair_words(moves: [u32; 2], out: &mut [Row], scratch: &mut Vec<Row>) {
+    let set = Moves::new(moves);
+    let pad = set.backs[1].rows + 1;
+    scratch.clear();
+    scratch.resize(pad + out.len(), NONE);
+    for row in pad..scratch.len() {
+        // SAFETY: the pad covers b, and the row exists.
+        unsafe {
+            match moves.iter().filter(|&&s| s < 64).count() {
+                0 => set.push_word::<0>(scratch, row, [0, 0]),
+                1 => set.push_word::<1>(scratch, row, [0, 0]),
+                _ => set.push_word::<2>(scratch, row, [0, 0]),
+            };
+        }
+    }
+    out.copy_from_slice(&scratch[pad..]);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::subtraction::reference;
+    use crate::subtraction::triple::TripleFilter;
+
+    /// Every triple with `c <= 40`, and ones whose moves cross 64 in every way, against the
+    /// reference: values and periods.
+    #[test]
+    fn matches_the_reference() {
+        let mut solver = TripleSolver::default();
+        let mut triples: Vec<Triple> = TripleFilter::up_to(40).triples().collect();
+        for (a, b, c) in [
+            (1, 63, 64),
+            (5, 64, 129),
+            (63, 64, 65),
+            (64, 65, 200),
+            (31, 70, 101),
+            (57, 142, 198),
+            (20, 40, 60),
+            (13, 34, 47),
+        ] {
+            triples.push(Triple { a, b, c });
+        }
+        for t in triples {
+            let fast = solver.solve(t, 1 << 22).unwrap();
+            let slow = reference::solve(&t.ruleset(), 1 << 22).unwrap();
+            assert_eq!(fast.key(), slow.key(), "{t:?}");
+            let want = reference::nim_values(&t.ruleset(), solver.len);
+            let got: Vec<u32> = (0..want.len()).map(|x| solver.value(x)).collect();
+            assert_eq!(got, want, "{t:?}");
+        }
+    }
+
+    /// Each triple starting from its pair's words, shared, in any input order: the same answers
+    /// as one triple at a time, without them.
+    #[test]
+    fn triples_sharing_their_pair_match_one_at_a_time() {
+        use rand::seq::SliceRandom;
+        let mut triples: Vec<Triple> = TripleFilter::up_to(150)
+            .triples()
+            .filter(|t| t.a % 7 == 3 && t.b % 5 != 1)
+            .collect();
+        triples.shuffle(&mut rand::rng());
+        let shared = PairWords::new(&triples).expect("pairs shared");
+        let mut solver = TripleSolver::default();
+        for &t in &triples {
+            let want = reference::nim_values(&t.ruleset(), t.c as usize / 64 * 64);
+            solver.solve_after(t, shared.below(t), 1 << 20).unwrap();
+            let got: Vec<u32> = (0..want.len()).map(|x| solver.value(x)).collect();
+            assert_eq!(got, want, "{t:?}: the words below c");
+        }
+        let together = solve_triples(&triples, |_| 1 << 20).unwrap();
+        for (&t, got) in triples.iter().zip(together) {
+            let alone = solver.solve(t, 1 << 20).unwrap();
+            assert_eq!(got, alone, "{t:?}");
+        }
+    }
+}
