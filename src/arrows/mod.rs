@@ -2,7 +2,7 @@
 //! unmarked edge; no vertex may become a sink or a source; the last legal move wins.
 //!
 //! * [`tree`]: trees as typed (edge lists, parent arrays, `path:`, `spider:`, `H:`), checked.
-//! * [`reference`]: the raw rules, memoised: the oracle.
+//! * [`reference`](mod@reference): the raw rules, memoised: the oracle.
 //! * [`forest`]: status-labelled forests, their normal form, and component values memoised by
 //!   canonical form.
 //! * [`census`]: every unlabelled tree of a size (the Wright-Richmond-Odlyzko-McKay generator),

@@ -2,7 +2,7 @@
 //! row is illegal; the player without a move loses.
 //!
 //! * [`board`]: the paper's notation, `[3X4]`, `(21)`, parsed and printed.
-//! * [`reference`]: the raw rules over whole boards, memoised: the oracle.
+//! * [`reference`](mod@reference): the raw rules over whole boards, memoised: the oracle.
 //! * [`components`]: a position as a sum of run vectors, and the options of a run vector.
 //! * [`layout`]: the dense index of run vectors (counting tables, colex ranks, blocks).
 //! * [`pieces`]: the options of a run vector ranked in O(1) each.

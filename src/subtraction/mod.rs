@@ -1,8 +1,10 @@
 //! Subtraction games `S = {a, b, c, ...}`: `G(x) = mex{ G(x - s) : s in S, s <= x }`.
 //!
 //! * [`ruleset`]: the set, parsed and checked.
-//! * [`reference`]: the recurrence and period search as the spec states them, slow and plain.
-//! * [`planes`] and [`fast`]: 64 positions per word operation, candidate periods, all cores.
+//! * [`reference`](mod@reference): the recurrence and period search as the spec states them, slow and plain.
+//! * [`triple_solver`]: the fast path for triples, a scan's work: two binary planes, every
+//!   candidate period compared with every word, all cores.
+//! * [`planes`] and [`fast`]: the fast path for any set: one-hot planes, candidate periods.
 //! * [`gpu`]: one invocation per triple, lock-step, period detection on the GPU.
 //! * [`seq`]: one ruleset in full, with its certificate.
 //! * [`scan`]: the work list of triples, chunked, checkpointed, sharded; [`summary`] its totals.
