@@ -331,23 +331,30 @@ impl Planes {
                 }
             })
         };
-        // Walk the words of x downwards, top word first: most wrong shifts fail there.
-        let mut w = (hi - 1) / 64;
-        let mut diff = diff_at(w) & (!0u64 >> (63 - (hi - 1) % 64));
-        loop {
-            let base = w * 64;
-            if lo > base {
-                diff &= !0u64 << (lo - base);
-            }
-            if diff != 0 {
-                return Some(base + 63 - diff.leading_zeros() as usize);
-            }
-            if base <= lo || w == 0 {
-                return None;
-            }
-            w -= 1;
-            diff = diff_at(w);
+        last_difference(lo, hi, diff_at)
+    }
+}
+
+/// The largest `x` in `[lo, hi)` (`lo < hi`) whose bit is set in `diff_at(x / 64)`, the
+/// differences found in the word of positions `[64 w, 64 w + 64)`. Walks the words downwards,
+/// top word first: most wrong shifts fail there.
+#[inline(always)]
+pub fn last_difference(lo: usize, hi: usize, diff_at: impl Fn(usize) -> u64) -> Option<usize> {
+    let mut w = (hi - 1) / 64;
+    let mut diff = diff_at(w) & (!0u64 >> (63 - (hi - 1) % 64));
+    loop {
+        let base = w * 64;
+        if lo > base {
+            diff &= !0u64 << (lo - base);
         }
+        if diff != 0 {
+            return Some(base + 63 - diff.leading_zeros() as usize);
+        }
+        if base <= lo || w == 0 {
+            return None;
+        }
+        w -= 1;
+        diff = diff_at(w);
     }
 }
 

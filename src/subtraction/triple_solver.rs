@@ -27,6 +27,7 @@
 
 use rayon::prelude::*;
 
+use super::planes::last_difference;
 use super::solution::{NotCertified, Solution};
 use super::theory;
 use super::triple::Triple;
@@ -427,7 +428,7 @@ impl<'a> Values<'a> {
     }
 
     /// The largest `x` in `[lo, hi)` where `differ` finds the bits at `x` and `x + shift`
-    /// different, walking down a word at a time (most wrong shifts fail in the top word).
+    /// different.
     #[inline(always)]
     fn last_mismatch_by(
         &self,
@@ -441,23 +442,7 @@ impl<'a> Values<'a> {
         }
         assert!(hi + shift <= self.len, "comparison outside the prefix");
         // 64 w < hi: row w exists, and 64 w + shift < len.
-        let at = |w: usize| differ(self.rows[w], self.bits(64 * w + shift));
-        let mut w = (hi - 1) / 64;
-        let mut diff = at(w) & (!0u64 >> (63 - (hi - 1) % 64));
-        loop {
-            let base = w * 64;
-            if lo > base {
-                diff &= !0u64 << (lo - base);
-            }
-            if diff != 0 {
-                return Some(base + 63 - diff.leading_zeros() as usize);
-            }
-            if base <= lo || w == 0 {
-                return None;
-            }
-            w -= 1;
-            diff = at(w);
-        }
+        last_difference(lo, hi, |w| differ(self.rows[w], self.bits(64 * w + shift)))
     }
 }
 
