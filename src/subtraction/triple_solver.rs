@@ -608,10 +608,11 @@ fn pair_words(moves: [u32; 2], out: &mut [Row], scratch: &mut Vec<Row>) {
     let pad = set.backs[1].rows + 1;
     scratch.clear();
     scratch.resize(pad + out.len(), NONE);
+    let near = moves.iter().filter(|&&s| s < 64).count();
     for row in pad..scratch.len() {
         // SAFETY: the pad covers b, and the row exists.
         unsafe {
-            match moves.iter().filter(|&&s| s < 64).count() {
+            match near {
                 0 => set.push_word::<0>(scratch, row, [0, 0]),
                 1 => set.push_word::<1>(scratch, row, [0, 0]),
                 _ => set.push_word::<2>(scratch, row, [0, 0]),
