@@ -227,6 +227,48 @@ pub fn least_matching_divisor(p: usize, matches: impl Fn(usize) -> bool) -> usiz
     d
 }
 
+/// Periods with their maximal divisors in a table ([`maximal_divisors`]): the pair sums of
+/// triples with `c` up to 2000.
+const MAXIMAL_DIVISORS_BELOW: usize = 1 << 12;
+
+/// Primes dividing a number below [`MAXIMAL_DIVISORS_BELOW`], at most (2 * 3 * 5 * 7 * 11 * 13
+/// is larger).
+const MAX_PRIMES: usize = 5;
+
+/// `n / r` for each prime `r` dividing `n`, `2 <= n < 4096`, the slots past the primes repeating
+/// the first. A period `n` is the least iff none of these is a period (every proper divisor
+/// divides one of them), and a fixed number of tests needs no branch per divisor.
+pub fn maximal_divisors(n: usize) -> Option<[u16; MAX_PRIMES]> {
+    static TABLE: [[u16; MAX_PRIMES]; MAXIMAL_DIVISORS_BELOW] = {
+        let mut table = [[0; MAX_PRIMES]; MAXIMAL_DIVISORS_BELOW];
+        let mut n = 2;
+        while n < MAXIMAL_DIVISORS_BELOW {
+            let (mut rest, mut r, mut k) = (n, 2, 0);
+            while rest > 1 {
+                if r * r > rest {
+                    // What is left is prime.
+                    r = rest;
+                }
+                if rest.is_multiple_of(r) {
+                    table[n][k] = (n / r) as u16;
+                    k += 1;
+                    while rest.is_multiple_of(r) {
+                        rest /= r;
+                    }
+                }
+                r += 1;
+            }
+            while k < MAX_PRIMES {
+                table[n][k] = table[n][0];
+                k += 1;
+            }
+            n += 1;
+        }
+        table
+    };
+    (2..MAXIMAL_DIVISORS_BELOW).contains(&n).then(|| TABLE[n])
+}
+
 /// Below this, factors come from a table: a scan factors millions of periods, and dividing is
 /// most of the cost of factoring.
 const FACTOR_TABLE: usize = 1 << 18;
@@ -296,6 +338,20 @@ mod tests {
         ] {
             assert_eq!(split_smallest_prime(n), want, "{n}");
         }
+        // The maximal divisors: one per prime factor, over all of their table.
+        for n in 2..MAXIMAL_DIVISORS_BELOW {
+            let (mut want, mut rest) = (Vec::new(), n);
+            while rest > 1 {
+                let (r, _, others) = split_smallest_prime(rest);
+                want.push(n / r);
+                rest = others;
+            }
+            let got = maximal_divisors(n).unwrap().map(usize::from);
+            assert_eq!(&got[..want.len()], want, "{n}");
+            assert!(got[want.len()..].iter().all(|&d| d == want[0]), "{n}");
+        }
+        assert_eq!(maximal_divisors(1), None);
+        assert_eq!(maximal_divisors(MAXIMAL_DIVISORS_BELOW), None);
         // The table against trial division, over all of it.
         for n in 2..FACTOR_TABLE {
             let (r, e, m) = split_smallest_prime(n);

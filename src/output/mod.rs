@@ -21,7 +21,7 @@ pub enum Format {
 /// A result row: its CSV header and fields; JSON comes from `Serialize` with the same names.
 pub trait Row: Serialize {
     const CSV_HEADER: &'static str;
-    fn write_csv(&self, w: &mut dyn Write) -> io::Result<()>;
+    fn write_csv(&self, out: &mut Vec<u8>) -> io::Result<()>;
 }
 
 impl Format {
@@ -33,12 +33,13 @@ impl Format {
         }
     }
 
-    pub fn write_row<R: Row>(self, w: &mut dyn Write, row: &R) -> io::Result<()> {
+    /// Appends one row to `out` (rows are formatted in memory, many at a time).
+    pub fn write_row<R: Row>(self, out: &mut Vec<u8>, row: &R) -> io::Result<()> {
         match self {
-            Format::Csv => row.write_csv(w),
+            Format::Csv => row.write_csv(out),
             Format::Jsonl => {
-                serde_json::to_writer(&mut *w, row)?;
-                writeln!(w)
+                serde_json::to_writer(&mut *out, row)?;
+                writeln!(out)
             }
         }
     }
@@ -55,29 +56,35 @@ const DIGIT_PAIRS: [u16; 100] = {
     pairs
 };
 
-/// A CSV line of up to [`CsvLine::FIELDS`] unsigned integers, built in place.
+/// A CSV line of up to [`CsvLine::FIELDS`] unsigned integers, built at the end of its output.
 ///
 /// A field below 10^8 is spelled in one register, last digit first, and stored with one
-/// fixed-size write: formatting each field apart and copying it (a variable-length copy is a
-/// libc call) cost twice as much, and a scan formats millions of rows.
-pub struct CsvLine {
-    /// Eight bytes of slack: a field is stored eight bytes at a time.
-    buf: [u8; CsvLine::FIELDS * 21 + 8],
+/// fixed-size write straight into the output: formatting each field apart and copying it (a
+/// variable-length copy is a libc call) cost twice as much, and so did building the line in a
+/// buffer of its own and copying that. (Spelling all eight digits at once without a loop was
+/// slower still: the digit counts of neighbouring rows agree, so the loop's branches are
+/// predicted.)
+pub struct CsvLine<'o> {
+    out: &'o mut Vec<u8>,
+    /// Where the line starts, and its length so far.
+    start: usize,
     len: usize,
 }
 
-impl Default for CsvLine {
-    fn default() -> Self {
-        CsvLine {
-            buf: [0; CsvLine::FIELDS * 21 + 8],
-            len: 0,
-        }
-    }
-}
-
-impl CsvLine {
+impl<'o> CsvLine<'o> {
     /// Fields a line holds.
     pub const FIELDS: usize = 8;
+
+    /// The longest line, and eight bytes of slack: a field is stored eight bytes at a time.
+    const ROOM: usize = CsvLine::FIELDS * 21 + 8;
+
+    /// Starts a line at the end of `out`.
+    #[inline]
+    pub fn new(out: &'o mut Vec<u8>) -> Self {
+        let start = out.len();
+        out.resize(start + Self::ROOM, 0);
+        CsvLine { out, start, len: 0 }
+    }
 
     /// Appends `n` and a comma.
     ///
@@ -85,7 +92,7 @@ impl CsvLine {
     /// With more than [`Self::FIELDS`] fields.
     #[inline(always)]
     pub fn field(&mut self, n: u64) {
-        let at = self.len;
+        let at = self.start + self.len;
         if n < 100_000_000 {
             // Digits shift in from the top, two at a time, so the first digit ends in the
             // lowest byte, which a little-endian store writes first.
@@ -102,25 +109,35 @@ impl CsvLine {
                 word = word << 8 | (u64::from(b'0') + rest as u64);
                 digits += 1;
             }
-            self.buf[at..at + 8].copy_from_slice(&word.to_le_bytes());
-            self.len = at + digits;
+            self.out[at..at + 8].copy_from_slice(&word.to_le_bytes());
+            self.len += digits;
         } else {
             let text = n.to_string();
-            self.buf[at..at + text.len()].copy_from_slice(text.as_bytes());
-            self.len = at + text.len();
+            self.out[at..at + text.len()].copy_from_slice(text.as_bytes());
+            self.len += text.len();
         }
-        self.buf[self.len] = b',';
+        self.out[self.start + self.len] = b',';
         self.len += 1;
     }
 
-    /// The fields so far with a line end for the last comma; empties the line.
-    pub fn finish(&mut self) -> &[u8] {
-        let len = std::mem::take(&mut self.len);
-        if len == 0 {
-            return b"\n";
+    /// Ends the line: a line end in place of the last comma.
+    #[inline]
+    pub fn finish(self) {
+        let end = self.start + self.len;
+        if self.len == 0 {
+            self.out.truncate(end);
+            self.out.push(b'\n');
+        } else {
+            self.out[end - 1] = b'\n';
+            self.out.truncate(end);
         }
-        self.buf[len - 1] = b'\n';
-        &self.buf[..len]
+    }
+
+    /// Ends the fields without ending the line, for more text: the last comma dropped.
+    #[inline]
+    pub fn leave_open(self) {
+        let end = self.start + self.len.saturating_sub(1);
+        self.out.truncate(end);
     }
 }
 
@@ -146,31 +163,56 @@ mod tests {
 
     impl Row for Pair {
         const CSV_HEADER: &'static str = "x,y";
-        fn write_csv(&self, w: &mut dyn Write) -> io::Result<()> {
-            writeln!(w, "{},{}", self.x, self.y)
+        fn write_csv(&self, out: &mut Vec<u8>) -> io::Result<()> {
+            writeln!(out, "{},{}", self.x, self.y)
         }
     }
 
     #[test]
     fn csv_lines_spell_numbers_as_display_does() {
-        let mut line = CsvLine::default();
-        let fields = [0, 7, 10, 99, 4_050_607, 99_999_999, 100_000_000, u64::MAX];
-        for n in fields {
-            line.field(n);
+        let line_of = |fields: &[u64]| {
+            let mut out = Vec::new();
+            let mut line = CsvLine::new(&mut out);
+            for &n in fields {
+                line.field(n);
+            }
+            line.finish();
+            String::from_utf8(out).unwrap()
+        };
+        let want_of = |fields: &[u64]| {
+            let want: Vec<String> = fields.iter().map(u64::to_string).collect();
+            format!("{}\n", want.join(","))
+        };
+        for fields in [
+            &[0, 7, 10, 99, 4_050_607, 99_999_999, 100_000_000, u64::MAX][..],
+            &[u64::MAX; CsvLine::FIELDS],
+            &[42],
+            &[],
+        ] {
+            assert_eq!(line_of(fields), want_of(fields));
         }
-        let want: Vec<String> = fields.iter().map(u64::to_string).collect();
-        assert_eq!(line.finish(), format!("{}\n", want.join(",")).as_bytes());
-        // The line starts over after `finish`.
-        line.field(42);
-        assert_eq!(line.finish(), b"42\n");
-        assert_eq!(line.finish(), b"\n");
+        // Appended to what is there, and left open for more.
+        let mut out = b"x\n".to_vec();
+        let mut line = CsvLine::new(&mut out);
+        line.field(7);
+        line.field(123_456_789);
+        line.leave_open();
+        out.extend_from_slice(b",y\n");
+        assert_eq!(out, b"x\n7,123456789,y\n");
+        // Random numbers of every size.
+        let mut rng = rand::rng();
+        for _ in 0..10_000 {
+            use rand::Rng;
+            let fields: Vec<u64> = (0..3)
+                .map(|_| rng.random::<u64>() >> rng.random_range(0..64))
+                .collect();
+            assert_eq!(line_of(&fields), want_of(&fields));
+        }
         // Every digit count, each digit value in each place.
         for digits in 1..=12u32 {
             for lead in 1..=9u64 {
                 let n = lead * 10u64.pow(digits - 1) + (1_234_567_890_123 % 10u64.pow(digits - 1));
-                line.field(n);
-                line.field(n - 1);
-                assert_eq!(line.finish(), format!("{n},{}\n", n - 1).as_bytes());
+                assert_eq!(line_of(&[n, n - 1]), want_of(&[n, n - 1]));
             }
         }
     }

@@ -4,6 +4,7 @@
 //! * [`reference`](mod@reference): the recurrence and period search as the spec states them, slow and plain.
 //! * [`triple_solver`]: the fast path for triples, a scan's work: two binary planes, every
 //!   candidate period compared with every word, all cores.
+//! * [`row_math`]: the triple solver's arithmetic on a row, portable or AVX-512.
 //! * [`planes`] and [`fast`]: the fast path for any set: one-hot planes, candidate periods.
 //! * [`gpu`]: one invocation per triple, lock-step, period detection on the GPU.
 //! * [`seq`]: one ruleset in full, with its certificate.
@@ -15,6 +16,7 @@ pub mod gpu;
 pub mod planes;
 pub mod plot;
 pub mod reference;
+pub mod row_math;
 pub mod ruleset;
 pub mod scan;
 pub mod seq;

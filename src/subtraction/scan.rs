@@ -88,8 +88,8 @@ pub const THEORY_CSV_HEADER: &str = "a,b,c,period,preperiod,outcome_period,outco
 impl Row for ScanRow {
     const CSV_HEADER: &'static str = "a,b,c,period,preperiod,outcome_period,outcome_preperiod";
 
-    fn write_csv(&self, w: &mut dyn Write) -> io::Result<()> {
-        let mut line = CsvLine::default();
+    fn write_csv(&self, out: &mut Vec<u8>) -> io::Result<()> {
+        let mut line = CsvLine::new(out);
         for field in [
             self.a as u64,
             self.b as u64,
@@ -101,13 +101,15 @@ impl Row for ScanRow {
         ] {
             line.field(field);
         }
-        let line = line.finish();
         match &self.theory {
-            None => w.write_all(line),
+            None => {
+                line.finish();
+                Ok(())
+            }
             Some(t) => {
-                w.write_all(&line[..line.len() - 1])?;
+                line.leave_open();
                 writeln!(
-                    w,
+                    out,
                     ",{},{},{},{},{},{},{},{}",
                     t.g, t.rho, t.k, t.t0, t.t1, t.t2, t.predicted_period, t.agrees
                 )
@@ -386,7 +388,7 @@ fn format_rows(
         .par_chunks(ROWS_PER_PIECE)
         .zip(solutions.par_chunks(ROWS_PER_PIECE))
         .map(|(triples, solutions)| {
-            let mut text = Vec::with_capacity(triples.len() * 32);
+            let mut text = Vec::with_capacity(triples.len() * 40);
             for (&t, s) in triples.iter().zip(solutions) {
                 opts.format
                     .write_row(&mut text, &ScanRow::new(t, s, opts.theory))?;
