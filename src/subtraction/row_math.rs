@@ -129,11 +129,13 @@ mod avx512 {
     #[derive(Clone, Copy, Debug)]
     pub struct Avx512(());
 
-    /// [`Avx512`]'s offers: `no_zero` in both lanes, and `[one, two]`.
+    /// [`Avx512`]'s offers, arranged so that the mex is one instruction for both planes:
+    /// `no_zero` in both lanes, `[one, !0]` and `[two, one]` (see [`Avx512::mex`]).
     #[derive(Clone, Copy)]
     pub struct Avx512Offers {
         no_zero: __m128i,
-        one_two: __m128i,
+        one_all: __m128i,
+        two_one: __m128i,
     }
 
     impl Avx512 {
@@ -199,7 +201,8 @@ mod avx512 {
             unsafe {
                 Avx512Offers {
                     no_zero: _mm_set1_epi64x(-1),
-                    one_two: _mm_setzero_si128(),
+                    one_all: _mm_set_epi64x(-1, 0),
+                    two_one: _mm_setzero_si128(),
                 }
             }
         }
@@ -207,27 +210,25 @@ mod avx512 {
         #[inline(always)]
         fn add(self, offers: &mut Avx512Offers, option: __m128i) {
             unsafe {
-                // [low, high] and [high, low]: low | high in both lanes, and low & !high,
-                // high & !low side by side.
+                // option = [low, high], swapped = [high, low]: low | high in both lanes,
+                // low & !high in the low lane (the high lane stays all ones), and high & !low,
+                // low & !high side by side. Three independent instructions.
                 let swapped = swap!(option);
                 offers.no_zero =
                     _mm_ternarylogic_epi64::<{ A & (B | C) }>(offers.no_zero, option, swapped);
-                offers.one_two =
-                    _mm_ternarylogic_epi64::<{ A | (B & !C) }>(offers.one_two, option, swapped);
+                offers.one_all =
+                    _mm_ternarylogic_epi64::<{ A | (B & !C) }>(offers.one_all, option, swapped);
+                offers.two_one =
+                    _mm_ternarylogic_epi64::<{ A | (C & !B) }>(offers.two_one, option, swapped);
             }
         }
 
         #[inline(always)]
         fn mex(self, o: Avx512Offers) -> __m128i {
+            // !no_zero & (!x | y): plane 0 with (x, y) = (one, two) is
+            // !(no_zero | (one & !two)), plane 1 with (!0, one) is !no_zero & one.
             unsafe {
-                let two_one = swap!(o.one_two);
-                // Plane 0: !(no_zero | (one & !two)); plane 1: !no_zero & one.
-                let low = _mm_ternarylogic_epi64::<{ !(A | (B & !C)) & 0xFF }>(
-                    o.no_zero, o.one_two, two_one,
-                );
-                let high =
-                    _mm_ternarylogic_epi64::<{ !A & C & 0xFF }>(o.no_zero, o.one_two, two_one);
-                _mm_mask_blend_epi64(0b10, low, high)
+                _mm_ternarylogic_epi64::<{ !A & (!B | C) & 0xFF }>(o.no_zero, o.one_all, o.two_one)
             }
         }
 

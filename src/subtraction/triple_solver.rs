@@ -109,7 +109,8 @@ impl<M: RowMath, const K: usize> Moves<M, K> {
             m.add(&mut fixed, unsafe { window(m, rows, row, back) });
         }
         // What a near move reads from the previous word does not change while this one fills.
-        let prev = m.load(rows[row - 1]);
+        // SAFETY: 1 <= backs[K - 1].rows <= row < rows.len() (contract).
+        let prev = m.load(unsafe { *rows.get_unchecked(row - 1) });
         let cur = if NEAR == 0 {
             // Every move reads finished words: one pass is exact.
             self.pass::<NEAR>(m, fixed, prev, start)
@@ -128,7 +129,8 @@ impl<M: RowMath, const K: usize> Moves<M, K> {
             }
             cur
         };
-        rows[row] = m.store(cur);
+        // SAFETY: as for `prev`.
+        unsafe { *rows.get_unchecked_mut(row) = m.store(cur) };
         cur
     }
 
