@@ -93,24 +93,35 @@ impl<M: RowMath, const K: usize> Moves<M, K> {
     /// Computes the word in row `row` from `start` and stores it.
     ///
     /// # Safety
-    /// Rows from `row - backs[K - 1].rows` to `row` exist, and the rows below `row` hold the
-    /// values (or `NONE` below position 0).
+    /// Rows from `row - backs[K - 1].rows` to `row` exist, the rows below `row` hold the
+    /// values (or `NONE` below position 0), and `prev` is the one before it.
     #[inline(always)]
     unsafe fn push_word<const NEAR: usize>(
         &self,
         m: M,
         rows: &mut [Row],
         row: usize,
+        prev: M::Reg,
         start: M::Reg,
     ) -> M::Reg {
         let mut fixed = m.nothing();
         for &back in &self.backs[NEAR..] {
-            // SAFETY: back.rows <= backs[K - 1].rows <= row (contract).
-            m.add(&mut fixed, unsafe { window(m, rows, row, back) });
+            // The word before comes from a register: read back from memory, it would make
+            // this word wait for its store.
+            let option = match back.rows {
+                1 => prev,
+                // SAFETY: 2 <= row (contract).
+                2 => m.funnel(
+                    m.load(unsafe { *rows.get_unchecked(row - 2) }),
+                    prev,
+                    back.bit,
+                ),
+                // SAFETY: back.rows <= backs[K - 1].rows <= row (contract).
+                _ => unsafe { window(m, rows, row, back) },
+            };
+            m.add(&mut fixed, option);
         }
         // What a near move reads from the previous word does not change while this one fills.
-        // SAFETY: 1 <= backs[K - 1].rows <= row < rows.len() (contract).
-        let prev = m.load(unsafe { *rows.get_unchecked(row - 1) });
         let cur = if NEAR == 0 {
             // Every move reads finished words: one pass is exact.
             self.pass::<NEAR>(m, fixed, prev, start)
@@ -129,7 +140,7 @@ impl<M: RowMath, const K: usize> Moves<M, K> {
             }
             cur
         };
-        // SAFETY: as for `prev`.
+        // SAFETY: row < rows.len() (contract).
         unsafe { *rows.get_unchecked_mut(row) = m.store(cur) };
         cur
     }
@@ -319,6 +330,7 @@ impl TripleSolver {
         // The additive period, watched from the first word whose window reaches position -64
         // (it may exceed the pad).
         let mut additive = (c == a + b).then(|| Watch::new(m, theory::additive_period(a, b)));
+        let mut prev = m.load(self.rows[self.pad + self.len / 64 - 1]);
         loop {
             let row = self.pad + self.len / 64;
             // The start of the passes (the third pass and on are needed only for a < 32; a
@@ -332,7 +344,8 @@ impl TripleSolver {
                 m.load([0, 0])
             };
             // SAFETY: the pad covers the largest move; rows up to `row + 1` exist.
-            let cur = unsafe { set.push_word::<NEAR>(m, &mut self.rows, row, start) };
+            let cur = unsafe { set.push_word::<NEAR>(m, &mut self.rows, row, prev, start) };
+            prev = cur;
             let x = self.len;
             for watch in &mut watches {
                 // SAFETY: the pad covers every pair sum.
@@ -634,15 +647,16 @@ fn pair_words(moves: [u32; 2], out: &mut [Row], scratch: &mut Vec<Row>) {
     scratch.clear();
     scratch.resize(pad + out.len(), NONE);
     let near = moves.iter().filter(|&&s| s < 64).count();
+    let mut prev = NONE;
     for row in pad..scratch.len() {
         // SAFETY: the pad covers b, and the row exists.
-        unsafe {
+        prev = unsafe {
             match near {
-                0 => set.push_word::<0>(Portable, scratch, row, [0, 0]),
-                1 => set.push_word::<1>(Portable, scratch, row, [0, 0]),
-                _ => set.push_word::<2>(Portable, scratch, row, [0, 0]),
-            };
-        }
+                0 => set.push_word::<0>(Portable, scratch, row, prev, [0, 0]),
+                1 => set.push_word::<1>(Portable, scratch, row, prev, [0, 0]),
+                _ => set.push_word::<2>(Portable, scratch, row, prev, [0, 0]),
+            }
+        };
     }
     out.copy_from_slice(&scratch[pad..]);
 }
