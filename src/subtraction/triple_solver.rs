@@ -72,6 +72,9 @@ unsafe fn window<M: RowMath>(m: M, rows: &[Row], row: usize, at: Back<M>) -> M::
     m.funnel(m.load(lo), m.load(hi), at.bit)
 }
 
+/// Passes a word takes without testing whether it is done (up to `a >= 8`): measured best.
+const UNTESTED_PASSES: usize = 8;
+
 /// A sorted set of `K` moves, `NEAR` of them below 64, as a word computation needs it.
 struct Moves<M: RowMath, const K: usize> {
     /// Each move as a shift within a word (the near ones) and as a window (the others).
@@ -127,16 +130,24 @@ impl<M: RowMath, const K: usize> Moves<M, K> {
             self.pass::<NEAR>(m, fixed, prev, start)
         } else {
             // Two passes without a test (whether the start was right is about as often yes as
-            // no in a pre-period), then more until the word stops changing: the true word is
-            // the only one a pass leaves unchanged.
+            // no in a pre-period), then the rest: all of them if few (a test that ends the
+            // passes early mispredicts its exit, which costs more than the passes it saves),
+            // else until the word stops changing: the true word is the only one a pass leaves
+            // unchanged.
             let once = self.pass::<NEAR>(m, fixed, prev, start);
             let mut cur = self.pass::<NEAR>(m, fixed, prev, once);
-            for _ in 2..self.passes {
-                let next = self.pass::<NEAR>(m, fixed, prev, cur);
-                if m.same(next, cur) {
-                    break;
+            if self.passes <= UNTESTED_PASSES {
+                for _ in 2..self.passes {
+                    cur = self.pass::<NEAR>(m, fixed, prev, cur);
                 }
-                cur = next;
+            } else {
+                for _ in 2..self.passes {
+                    let next = self.pass::<NEAR>(m, fixed, prev, cur);
+                    if m.same(next, cur) {
+                        break;
+                    }
+                    cur = next;
+                }
             }
             cur
         };
