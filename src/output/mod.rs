@@ -56,6 +56,27 @@ const DIGIT_PAIRS: [u16; 100] = {
     pairs
 };
 
+/// `n < 1000` spelled out, first digit in the low byte, and its digit count in the top byte: most
+/// fields of a scan's rows (moves, periods) are this small, and one load beats the digit loop.
+static SMALL_NUMBERS: [u32; 1000] = {
+    let mut table = [0u32; 1000];
+    const fn digit(d: usize) -> u32 {
+        (b'0' + (d % 10) as u8) as u32
+    }
+    let mut n = 0;
+    while n < 1000 {
+        table[n] = if n < 10 {
+            digit(n) | 1 << 24
+        } else if n < 100 {
+            digit(n / 10) | digit(n) << 8 | 2 << 24
+        } else {
+            digit(n / 100) | digit(n / 10) << 8 | digit(n) << 16 | 3 << 24
+        };
+        n += 1;
+    }
+    table
+};
+
 /// A CSV line of up to [`CsvLine::FIELDS`] unsigned integers, built at the end of its output.
 ///
 /// A field below 10^8 is spelled in one register, last digit first, and stored with one
@@ -93,7 +114,11 @@ impl<'o> CsvLine<'o> {
     #[inline(always)]
     pub fn field(&mut self, n: u64) {
         let at = self.start + self.len;
-        if n < 100_000_000 {
+        if n < 1000 {
+            let entry = SMALL_NUMBERS[n as usize];
+            self.out[at..at + 4].copy_from_slice(&entry.to_le_bytes());
+            self.len += (entry >> 24) as usize;
+        } else if n < 100_000_000 {
             // Digits shift in from the top, two at a time, so the first digit ends in the
             // lowest byte, which a little-endian store writes first.
             let (mut word, mut digits, mut rest) = (0u64, 0, n as usize);
