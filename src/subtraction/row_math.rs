@@ -125,7 +125,7 @@ mod avx512 {
 
     /// Rows in one 128-bit register, plane 0 in the low lane: `vpshrdvq` is a funnel shift of
     /// both planes, `vpternlogq` any function of three rows. Exists only where the CPU has
-    /// AVX-512 F, VL and VBMI2 ([`Self::detect`]).
+    /// AVX-512 F, VL and VBMI2 (and BMI1, BMI2, LZCNT: [`Self::detect`]).
     #[derive(Clone, Copy, Debug)]
     pub struct Avx512(());
 
@@ -139,11 +139,15 @@ mod avx512 {
     }
 
     impl Avx512 {
-        /// `Some` on a CPU that has the instructions.
+        /// `Some` on a CPU that has the instructions (and BMI1, BMI2 and LZCNT, which the
+        /// loop built for it uses too; every AVX-512 CPU has them, but a VM may hide some).
         pub fn detect() -> Option<Self> {
             (is_x86_feature_detected!("avx512f")
                 && is_x86_feature_detected!("avx512vl")
-                && is_x86_feature_detected!("avx512vbmi2"))
+                && is_x86_feature_detected!("avx512vbmi2")
+                && is_x86_feature_detected!("bmi1")
+                && is_x86_feature_detected!("bmi2")
+                && is_x86_feature_detected!("lzcnt"))
             .then_some(Avx512(()))
         }
     }
