@@ -1,31 +1,42 @@
-// Subtraction games {a, b, c}: one invocation per triple, the mex recurrence in lock-step with
-// period detection, so only four numbers per triple come back.
+// Subtraction games {a, b, c}, bit-sliced: one invocation owns one triple and computes 32
+// positions a step, as two u32 planes (bit j of G), with period proofs on each new word.
 //
-// Host side: src/subtraction/gpu.rs. CPU backends: src/subtraction/fast.rs (bit planes) and
-// src/subtraction/reference.rs (plain); all three must give the same rows.
+// Host side and design notes (memory layout, passes, compaction, per-step costs):
+// src/subtraction/gpu.rs. CPU twins: src/subtraction/triple_solver.rs and row_math.rs (the same
+// word arithmetic on 64 positions) and src/subtraction/reference.rs (plain); all give the same rows.
 //
-// Each invocation keeps the last R = ring_mask + 1 values (R >= 3c, a power of two, 2 bits per
-// value) and, for each candidate period P in {a+b, a+c, b+c}, the last index y with
-// G(y) != G(y - P) (and the same for the P-position indicator). P is proved once the top c
-// values match the ones P earlier (spec section 3.1, window certificate). The least period is
-// then the least divisor of P that matches the same window, and the pre-period is read off the
-// last mismatch (see src/period.rs for why both are exact). A triple whose period divides no
-// pair sum is not certified here: its status says so, and the host solves it on the CPU.
+// Entry points:
+// - `step`: advances every live slot until its triple is proved or reaches this pass's cap;
+//   a proved triple writes its four numbers to `results[index]` and leaves its slot dead.
+// - `compact`: copies the live slots (state and ring) to the other buffer set, densely, in slot
+//   order within each workgroup, and counts them, so the next pass runs on full warps.
 
 // Must be kept in sync with `Params` in src/subtraction/gpu.rs.
 struct Params {
-    count: u32,       // triples in this batch
-    stride: u32,      // ring words are interleaved: word j of triple i at j * stride + i
-    ring_mask: u32,   // R - 1, R = values kept per triple (power of two)
-    _pad: u32,
+    count: u32,       // slots in this pass
+    _unused: u32,
+    ring_mask: u32,   // rows per slot - 1 (a power of two minus one)
+    cap_shift: u32,   // this pass stops a triple at its first cap << cap_shift (or its last)
+    cap_mul: u32,     // the first cap, in positions: cap_mul * c + cap_add
+    cap_add: u32,
+    _pad0: u32,
+    _pad1: u32,
 }
 
-// Must be kept in sync with `GpuTriple` in src/subtraction/gpu.rs.
-struct Triple {
+// One triple's progress. Must be kept in sync with `GpuState` in src/subtraction/gpu.rs.
+struct State {
     a: u32,
     b: u32,
     c: u32,
-    cap: u32,         // give up after this many values
+    index: u32,       // where its result goes
+    words: u32,       // words computed; DEAD once it needs no more passes
+    last_words: u32,  // the GPU gives up here (the triple goes to the CPU)
+    passes: u32,      // mex passes so far (efficiency statistic)
+    _pad: u32,
+    // For each pair sum P (a + b, a + c, b + c): one past the last y >= P with G(y) != G(y - P),
+    // and the same for "G = 0" (outcomes); P if none yet.
+    clean: vec4<u32>,
+    clean_out: vec4<u32>,
 }
 
 // Must be kept in sync with `GpuResult` in src/subtraction/gpu.rs.
@@ -36,110 +47,358 @@ struct Result {
     outcome_preperiod: u32,
     len: u32,         // values computed when the period was certified
     status: u32,      // STATUS_*; the host pre-fills u32 max, so an unwritten result shows
+    passes: u32,
+    _pad: u32,
 }
 
 const STATUS_CERTIFIED: u32 = 0u;
 const STATUS_NOT_CERTIFIED: u32 = 1u;
+const DEAD: u32 = 0xffffffffu;
 const WORKGROUP_SIZE: u32 = 64u;
 
 @group(0) @binding(0) var<uniform> params: Params;
-@group(0) @binding(1) var<storage, read> triples: array<Triple>;
-@group(0) @binding(2) var<storage, read_write> ring: array<u32>;
+@group(0) @binding(1) var<storage, read_write> states: array<State>;
+@group(0) @binding(2) var<storage, read_write> ring: array<vec2<u32>>;
 @group(0) @binding(3) var<storage, read_write> results: array<Result>;
+@group(0) @binding(4) var<storage, read_write> next_states: array<State>;
+@group(0) @binding(5) var<storage, read_write> next_ring: array<vec2<u32>>;
+@group(0) @binding(6) var<storage, read_write> live_count: atomic<u32>;
 
-var<private> me: u32;
-
-fn slot(x: u32) -> u32 {
-    return ((x & params.ring_mask) >> 4u) * params.stride + me;
+fn flat_index(gid: vec3<u32>, groups: vec3<u32>) -> u32 {
+    return gid.y * groups.x * WORKGROUP_SIZE + gid.x;
 }
 
-fn load_value(x: u32) -> u32 {
-    return (ring[slot(x)] >> ((x & 15u) * 2u)) & 3u;
+// Where row 0 of slot i lies: rows interleaved within blocks of WORKGROUP_SIZE slots (a warp's
+// loads of one row are contiguous), each block's rings contiguous; row r is r * WORKGROUP_SIZE
+// further. (The slot goes in as an argument: a private global costs llvmpipe a memory access
+// per use.)
+fn ring_base(i: u32) -> u32 {
+    return (i / WORKGROUP_SIZE) * (params.ring_mask + 1u) * WORKGROUP_SIZE + i % WORKGROUP_SIZE;
 }
 
-fn store_value(x: u32, v: u32) {
-    let i = slot(x);
-    let shift = (x & 15u) * 2u;
-    ring[i] = (ring[i] & ~(3u << shift)) | (v << shift);
+// Word w of the values of the slot whose ring starts at `base` (w may be "negative", wrapped:
+// the ring's rows hold 3 there until written, so moves and comparisons below position 0 read
+// 3, which no mex uses).
+fn row(base: u32, w: u32) -> vec2<u32> {
+    return ring[base + (w & params.ring_mask) * WORKGROUP_SIZE];
 }
 
-// Whether values [len - c, len) equal those d earlier; when `outcome`, compare only "is zero".
-fn window_matches(len: u32, c: u32, d: u32, outcome: bool) -> bool {
-    for (var y = len - c; y < len; y++) {
-        let u = load_value(y);
-        let v = load_value(y - d);
-        if (outcome && ((u == 0u) != (v == 0u))) || (!outcome && u != v) {
+// A shift back of `back` positions, as rows and a bit offset: the window starts `rows` rows
+// back at bit `bit` (rows = ceil(back / 32), bit = 32 rows - back).
+struct Back {
+    rows: u32,
+    bit: u32,
+}
+
+fn back_of(shift: u32) -> Back {
+    let rows = (shift + 31u) / 32u;
+    return Back(rows, rows * 32u - shift);
+}
+
+// Bits [bit, bit + 32) of the 64 bits hi:lo, both planes (two shifts on the high side, so that
+// bit = 0 needs no branch: WGSL takes shift counts modulo 32).
+fn funnel(lo: vec2<u32>, hi: vec2<u32>, bit: u32) -> vec2<u32> {
+    return (lo >> vec2(bit)) | ((hi << vec2(1u)) << vec2(31u - bit));
+}
+
+// Values [32 w - shift, 32 w - shift + 32).
+fn window(base: u32, w: u32, at: Back) -> vec2<u32> {
+    return funnel(row(base, w - at.rows), row(base, w - at.rows + 1u), at.bit);
+}
+
+// A window that slides one word a step: the high row it read last becomes its low row, so a
+// step loads one row, not two.
+struct Slide {
+    rows: u32,
+    bit: u32,
+    lo: vec2<u32>,
+}
+
+// The window `shift` back, about to read word w.
+fn slide_at(base: u32, shift: u32, w: u32) -> Slide {
+    let at = back_of(shift);
+    return Slide(at.rows, at.bit, row(base, w - at.rows));
+}
+
+fn high_row(base: u32, at: Slide, w: u32) -> vec2<u32> {
+    return row(base, w - at.rows + 1u);
+}
+
+// The window for word w, given its high row, and the slide to word w + 1.
+fn advance(at: ptr<function, Slide>, hi: vec2<u32>) -> vec2<u32> {
+    let v = funnel((*at).lo, hi, (*at).bit);
+    (*at).lo = hi;
+    return v;
+}
+
+// What the options of 32 positions offer, gathered move by move: where no option is 0, where
+// some option is 1, and 2 (value 3 offers nothing the mex of three options uses).
+struct Offers {
+    no_zero: u32,
+    one: u32,
+    two: u32,
+}
+
+fn add(o: Offers, v: vec2<u32>) -> Offers {
+    return Offers(o.no_zero & (v.x | v.y), o.one | (v.x & ~v.y), o.two | (v.y & ~v.x));
+}
+
+fn mex(o: Offers) -> vec2<u32> {
+    return vec2(~(o.no_zero | (o.one & ~o.two)), o.one & ~o.no_zero);
+}
+
+// What a move s < 32 reads for the word `cur` while it fills: `cur` moved up s positions, the
+// lowest s from the top of the word before.
+fn near(cur: vec2<u32>, prev: vec2<u32>, s: u32) -> vec2<u32> {
+    return (cur << vec2(s)) | (prev >> vec2(32u - s));
+}
+
+fn values_differ(u: vec2<u32>, v: vec2<u32>) -> u32 {
+    return (u.x ^ v.x) | (u.y ^ v.y);
+}
+
+// Where two words differ in being 0 or not.
+fn outcomes_differ(u: vec2<u32>, v: vec2<u32>) -> u32 {
+    return (u.x | u.y) ^ (v.x | v.y);
+}
+
+// Whether the top `window_len` values below `len` (a multiple of 32) repeat `d` earlier:
+// values, or only outcomes. The rows reach back (window_len + d) / 32 + 2.
+fn top_matches(base: u32, len: u32, window_len: u32, d: u32, outcome: bool) -> bool {
+    let at = back_of(d);
+    let first = len - window_len;
+    var w = len / 32u;
+    loop {
+        if w == 0u || (w * 32u) <= first {
+            break;
+        }
+        w -= 1u;
+        let u = row(base, w);
+        let v = window(base, w, at);
+        var diff = select(values_differ(u, v), outcomes_differ(u, v), outcome);
+        if w * 32u < first {
+            diff &= ~0u << (first - w * 32u);
+        }
+        if diff != 0u {
             return false;
         }
     }
     return true;
 }
 
-// Least divisor of `p` whose shift matches the top window (p itself always does).
-fn least_divisor(len: u32, c: u32, p: u32, outcome: bool) -> u32 {
-    for (var d = 1u; d < p; d++) {
-        if p % d == 0u && window_matches(len, c, d, outcome) {
-            return d;
+// The least divisor of the proved period p that repeats the top window: the least period
+// (src/period.rs, least_matching_divisor). Primes by trial division: once per triple, a few
+// dozen steps for the p of a scan, far below its word steps.
+fn least_period(base: u32, len: u32, c: u32, p: u32, outcome: bool) -> u32 {
+    var d = p;
+    var rest = p;
+    var r = 2u;
+    loop {
+        if rest <= 1u {
+            break;
         }
+        if r * r > rest {
+            r = rest; // what is left is prime
+        }
+        var holds = true;
+        loop {
+            if rest % r != 0u {
+                break;
+            }
+            rest /= r;
+            if holds && top_matches(base, len, c, d / r, outcome) {
+                d /= r;
+            } else {
+                holds = false;
+            }
+        }
+        r += 1u;
     }
-    return p;
+    return d;
+}
+
+// The cap of this pass for a triple, in words.
+fn pass_end(s: State) -> u32 {
+    let first = (params.cap_mul * s.c + params.cap_add + 31u) / 32u;
+    if first > (s.last_words >> params.cap_shift) {
+        return s.last_words;
+    }
+    return min(first << params.cap_shift, s.last_words);
 }
 
 @compute @workgroup_size(WORKGROUP_SIZE)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>,
+fn step(@builtin(global_invocation_id) gid: vec3<u32>,
         @builtin(num_workgroups) groups: vec3<u32>) {
-    me = gid.y * groups.x * WORKGROUP_SIZE + gid.x;
-    if me >= params.count {
+    let slot = flat_index(gid, groups);
+    if slot >= params.count {
         return;
     }
-    let t = triples[me];
-    let cand = array<u32, 3>(t.a + t.b, t.a + t.c, t.b + t.c);
-    // 1 + the last y with a mismatch at distance cand[j]; 0 if none yet.
-    var last_nim = array<u32, 3>(0u, 0u, 0u);
-    var last_out = array<u32, 3>(0u, 0u, 0u);
-    var found = 3u;
-    var len = 0u;
-    for (var x = 0u; x < t.cap; x++) {
-        // Options as a bitmask of values; moves off the board offer nothing.
-        var offered = 0u;
-        if x >= t.a { offered |= 1u << load_value(x - t.a); }
-        if x >= t.b { offered |= 1u << load_value(x - t.b); }
-        if x >= t.c { offered |= 1u << load_value(x - t.c); }
-        let g = countTrailingZeros(~offered);
-        store_value(x, g);
-        len = x + 1u;
-        for (var j = 0u; j < 3u; j++) {
-            let p = cand[j];
-            if x >= p {
-                let h = load_value(x - p);
-                if h != g { last_nim[j] = len; }
-                if (h == 0u) != (g == 0u) { last_out[j] = len; }
-                // Proved: no mismatch among the top c values.
-                if found == 3u && len >= p + t.c && last_nim[j] + t.c <= len {
-                    found = j;
-                }
-            }
+    let base = ring_base(slot);
+    var s = states[slot];
+    if s.words == DEAD {
+        return;
+    }
+    if s.words == 0u {
+        // Every row holds 3 until written: the positions below 0.
+        for (var r = 0u; r <= params.ring_mask; r++) {
+            ring[base + r * WORKGROUP_SIZE] = vec2(~0u);
         }
-        if found < 3u {
+    }
+    let sums = vec3(s.a + s.b, s.a + s.c, s.b + s.c);
+    // Passes a word needs from an arbitrary start: each makes a more positions final.
+    let passes = select(1u, (32u + s.a - 1u) / s.a, s.a < 32u);
+    let end = pass_end(s);
+    var w = s.words;
+    var clean = s.clean.xyz;
+    var clean_out = s.clean_out.xyz;
+    var passes_done = s.passes;
+    var prev = row(base, w - 1u);
+    // One window a move and a pair sum, each loading one row a step.
+    var move_a = slide_at(base, s.a, w);
+    var move_b = slide_at(base, s.b, w);
+    var move_c = slide_at(base, s.c, w);
+    var sum0 = slide_at(base, sums.x, w);
+    var sum1 = slide_at(base, sums.y, w);
+    var sum2 = slide_at(base, sums.z, w);
+    var proved = 3u;
+    loop {
+        if w >= end {
+            break;
+        }
+        // What the moves of 32 or more offer: finished words (for a move of exactly 32 the
+        // high row is the word being made, which the funnel shifts out).
+        var fixed = Offers(~0u, 0u, 0u);
+        var hi_a = vec2(0u);
+        var hi_b = vec2(0u);
+        var hi_c = vec2(0u);
+        if s.a >= 32u {
+            hi_a = high_row(base, move_a, w);
+            fixed = add(fixed, funnel(move_a.lo, hi_a, move_a.bit));
+        }
+        if s.b >= 32u {
+            hi_b = high_row(base, move_b, w);
+            fixed = add(fixed, funnel(move_b.lo, hi_b, move_b.bit));
+        }
+        if s.c >= 32u {
+            hi_c = high_row(base, move_c, w);
+            fixed = add(fixed, funnel(move_c.lo, hi_c, move_c.bit));
+        }
+        // The moves below 32 read the word itself: passes from a guess (the values b + c
+        // earlier, right once the values repeat), each exact on a more positions, until a pass
+        // changes nothing (only the true word is left unchanged) or a pass from any start
+        // would be exact. (When b + c <= 32 the guess reads a stale row: a guess all the same.)
+        let hi_2 = high_row(base, sum2, w);
+        var cur = funnel(sum2.lo, hi_2, sum2.bit);
+        if s.a < 32u {
+            for (var i = 0u; i < passes; i++) {
+                var o = add(fixed, near(cur, prev, s.a));
+                if s.b < 32u { o = add(o, near(cur, prev, s.b)); }
+                if s.c < 32u { o = add(o, near(cur, prev, s.c)); }
+                let next = mex(o);
+                passes_done += 1u;
+                if all(next == cur) {
+                    break;
+                }
+                cur = next;
+            }
+        } else {
+            cur = mex(fixed);
+            passes_done += 1u;
+        }
+        ring[base + (w & params.ring_mask) * WORKGROUP_SIZE] = cur;
+        prev = cur;
+        // The windows slide one word; those one row back take the word just made.
+        move_a.lo = select(hi_a, cur, move_a.rows == 1u);
+        move_b.lo = select(hi_b, cur, move_b.rows == 1u);
+        move_c.lo = select(hi_c, cur, move_c.rows == 1u);
+        let was0 = advance(&sum0, select(high_row(base, sum0, w), cur, sum0.rows == 1u));
+        let was1 = advance(&sum1, select(high_row(base, sum1, w), cur, sum1.rows == 1u));
+        let was2 = advance(&sum2, select(hi_2, cur, sum2.rows == 1u));
+        // Each pair sum: one past the last difference, without a branch on where it is.
+        let x = w * 32u;
+        let d = vec3(values_differ(cur, was0), values_differ(cur, was1), values_differ(cur, was2));
+        let e = vec3(outcomes_differ(cur, was0), outcomes_differ(cur, was1),
+                     outcomes_differ(cur, was2));
+        clean = max(clean, select(vec3(0u), vec3(x + 32u) - countLeadingZeros(d), d != vec3(0u)));
+        clean_out = max(clean_out,
+                        select(vec3(0u), vec3(x + 32u) - countLeadingZeros(e), e != vec3(0u)));
+        w += 1u;
+        // Proved once the c values from one past the last difference exist.
+        let least = min(clean.x, min(clean.y, clean.z));
+        if least + s.c <= w * 32u {
+            proved = select(select(2u, 1u, clean.y == least), 0u, clean.x == least);
             break;
         }
     }
-    var r: Result;
-    r.len = len;
-    if found == 3u {
-        r.status = STATUS_NOT_CERTIFIED;
-        r.period = 0u;
-        r.preperiod = 0u;
-        r.outcome_period = 0u;
-        r.outcome_preperiod = 0u;
-    } else {
-        let p = cand[found];
+    if proved < 3u {
+        let len = w * 32u;
+        let p = select(select(sums.z, sums.y, proved == 1u), sums.x, proved == 0u);
+        let q = select(select(clean.z, clean.y, proved == 1u), clean.x, proved == 0u);
+        let q_out = select(select(clean_out.z, clean_out.y, proved == 1u), clean_out.x,
+                           proved == 0u);
+        var r: Result;
+        r.period = least_period(base, len, s.c, p, false);
+        r.preperiod = q - p;
+        r.outcome_period = least_period(base, len, s.c, r.period, true);
+        // The outcome pre-period does not depend on which outcome period measures it.
+        r.outcome_preperiod = q_out - p;
+        r.len = len;
         r.status = STATUS_CERTIFIED;
-        r.period = least_divisor(len, t.c, p, false);
-        // The pre-period does not depend on which eventual period measured it.
-        r.preperiod = select(0u, last_nim[found] - p, last_nim[found] > 0u);
-        r.outcome_period = least_divisor(len, t.c, r.period, true);
-        r.outcome_preperiod = select(0u, last_out[found] - p, last_out[found] > 0u);
+        r.passes = passes_done;
+        results[s.index] = r;
+        s.words = DEAD;
+    } else if w >= s.last_words {
+        // No pair sum proved within the GPU's limit: the CPU searches every period.
+        var r: Result;
+        r.len = w * 32u;
+        r.status = STATUS_NOT_CERTIFIED;
+        r.passes = passes_done;
+        results[s.index] = r;
+        s.words = DEAD;
+    } else {
+        s.words = w;
     }
-    results[me] = r;
+    s.clean = vec4(clean, 0u);
+    s.clean_out = vec4(clean_out, 0u);
+    s.passes = passes_done;
+    states[slot] = s;
+}
+
+var<workgroup> prefix: array<u32, WORKGROUP_SIZE>;
+var<workgroup> base: u32;
+
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn compact(@builtin(global_invocation_id) gid: vec3<u32>,
+           @builtin(local_invocation_index) lid: u32,
+           @builtin(num_workgroups) groups: vec3<u32>) {
+    let slot = flat_index(gid, groups);
+    var live = false;
+    if slot < params.count {
+        live = states[slot].words != DEAD;
+    }
+    // Inclusive prefix sum of the live flags over the workgroup.
+    prefix[lid] = u32(live);
+    workgroupBarrier();
+    for (var off = 1u; off < WORKGROUP_SIZE; off <<= 1u) {
+        var v = 0u;
+        if lid >= off {
+            v = prefix[lid - off];
+        }
+        workgroupBarrier();
+        prefix[lid] += v;
+        workgroupBarrier();
+    }
+    if lid == WORKGROUP_SIZE - 1u {
+        base = atomicAdd(&live_count, prefix[lid]);
+    }
+    workgroupBarrier();
+    if live {
+        let to = base + prefix[lid] - 1u;
+        next_states[to] = states[slot];
+        let src = ring_base(slot);
+        let into = ring_base(to);
+        for (var r = 0u; r <= params.ring_mask; r++) {
+            next_ring[into + r * WORKGROUP_SIZE] = ring[src + r * WORKGROUP_SIZE];
+        }
+    }
 }

@@ -27,7 +27,9 @@ use nimseq::output::resumable::ResumeError;
 use nimseq::subtraction::gpu::SubtractionGpu;
 use nimseq::subtraction::planes::Planes;
 use nimseq::subtraction::plot;
-use nimseq::subtraction::scan::{Backend, ScanError, ScanJob, ScanOptions};
+use nimseq::subtraction::scan::{
+    Backend, CALIBRATE_FROM, Calibration, ScanError, ScanJob, ScanOptions,
+};
 use nimseq::subtraction::summary::ScanSummary;
 use nimseq::subtraction::survey::Survey;
 use nimseq::subtraction::theory::ppos::PposReport;
@@ -264,6 +266,10 @@ fn run(cli: Cli) -> Result<()> {
                     &format!("cpu ({threads} threads)"),
                 )?);
                 if let Some((backend, ctx)) = &gpu_backend {
+                    if let Backend::Gpu(gpu) = backend {
+                        // The figures printed are the last round's.
+                        gpu.take_stats();
+                    }
                     runs.push(time_scan(
                         args.c_max,
                         backend,
@@ -272,8 +278,11 @@ fn run(cli: Cli) -> Result<()> {
                 }
                 Ok::<_, anyhow::Error>(runs)
             })?;
-            if let Some((_, ctx)) = &gpu_backend {
+            if let Some((backend, ctx)) = &gpu_backend {
                 println!("gpu: {}", ctx.describe());
+                if let Backend::Gpu(gpu) = backend {
+                    println!("gpu shader: {}", gpu.take_stats());
+                }
             }
             println!(
                 "{}",
@@ -458,6 +467,15 @@ fn scan_options(args: &ScanArgs) -> Result<ScanOptions> {
 /// The GPU to use for `choice`, if any, saying on stderr which backend runs: `gpu` insists on
 /// one; `auto` takes a hardware adapter and otherwise the fast CPU path.
 fn gpu_for(choice: BackendChoice) -> Result<Option<GpuContext>> {
+    let found = open_gpu(choice)?;
+    if let Some(ctx) = &found {
+        eprintln!("backend: gpu, {}", ctx.describe());
+    }
+    Ok(found)
+}
+
+/// [`gpu_for`], saying on stderr only why there is no GPU.
+fn open_gpu(choice: BackendChoice) -> Result<Option<GpuContext>> {
     let found = match choice {
         BackendChoice::Reference => {
             eprintln!("backend: reference");
@@ -483,18 +501,44 @@ fn gpu_for(choice: BackendChoice) -> Result<Option<GpuContext>> {
             }
         },
     };
-    eprintln!("backend: gpu, {}", found.describe());
     Ok(Some(found))
 }
 
-/// The scan backend asked for; a GPU context lands in `ctx`.
-fn choose_backend(choice: BackendChoice, ctx: &mut Option<GpuContext>) -> Result<Backend<'_>> {
-    *ctx = gpu_for(choice)?;
-    Ok(match (choice, ctx.as_ref()) {
-        (BackendChoice::Reference, _) => Backend::Reference,
-        (_, Some(ctx)) => Backend::Gpu(SubtractionGpu::new(ctx)?),
-        (_, None) => Backend::Cpu,
-    })
+/// The scan backend asked for; a GPU context lands in `ctx`. Under `auto`, a scan big enough
+/// to matter on a hardware adapter runs on whichever of the GPU and the CPU path is faster on
+/// a sample of its own triples (on a software adapter, always the CPU path).
+fn choose_backend<'a>(
+    choice: BackendChoice,
+    filter: &TripleFilter,
+    ctx: &'a mut Option<GpuContext>,
+) -> Result<Backend<'a>> {
+    *ctx = open_gpu(choice)?;
+    let Some(ctx) = ctx.as_ref() else {
+        return Ok(match choice {
+            BackendChoice::Reference => Backend::Reference,
+            _ => Backend::Cpu,
+        });
+    };
+    let gpu = SubtractionGpu::new(ctx)?;
+    let mut why = String::new();
+    if choice == BackendChoice::Auto {
+        if filter.count() < CALIBRATE_FROM {
+            eprintln!("backend: cpu (a small scan, done in moments either way)");
+            return Ok(Backend::Cpu);
+        }
+        if let Some(calibration) = Calibration::run(filter, &gpu)? {
+            if !calibration.gpu_is_faster() {
+                eprintln!(
+                    "backend: cpu (faster than {}: {calibration})",
+                    ctx.info.name
+                );
+                return Ok(Backend::Cpu);
+            }
+            why = format!(" (faster than the cpu path: {calibration})");
+        }
+    }
+    eprintln!("backend: gpu, {}{why}", ctx.describe());
+    Ok(Backend::Gpu(gpu))
 }
 
 fn scan_command(args: ScanArgs) -> Result<()> {
@@ -502,7 +546,7 @@ fn scan_command(args: ScanArgs) -> Result<()> {
     // Open (or resume) the output before choosing a backend: bad paths fail before any work.
     let job: ScanJob<ScanSummary> = ScanJob::open(&opts)?;
     let mut ctx = None;
-    let backend = choose_backend(args.backend, &mut ctx)?;
+    let backend = choose_backend(args.backend, &opts.filter, &mut ctx)?;
     // Stdout is line-buffered: one write per row would cost a system call each.
     let mut stdout = io::BufWriter::with_capacity(1 << 20, io::stdout().lock());
     let summary = job.run(&backend, &mut stdout)?;
@@ -514,7 +558,7 @@ fn survey_command(args: SurveyArgs) -> Result<()> {
     let opts = scan_options(&args.scan)?;
     let job: ScanJob<Survey> = ScanJob::open(&opts)?;
     let mut ctx = None;
-    let backend = choose_backend(args.scan.backend, &mut ctx)?;
+    let backend = choose_backend(args.scan.backend, &opts.filter, &mut ctx)?;
     // Rows go to --out when given; the report is what this command prints.
     let survey = job.run(&backend, &mut io::sink())?;
     println!("{survey}");

@@ -4,9 +4,10 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use serde::Deserialize;
 
-use nimseq::subtraction::gpu::SubtractionGpu;
-use nimseq::subtraction::triple_solver::TripleSolver;
-use nimseq::subtraction::{Ruleset, Solution, Triple, fast, reference, seq};
+use nimseq::subtraction::gpu::{GpuStats, GpuTuning, SubtractionGpu, long_cap};
+use nimseq::subtraction::scan::Calibration;
+use nimseq::subtraction::triple_solver::{self, TripleSolver};
+use nimseq::subtraction::{Ruleset, Solution, Triple, TripleFilter, fast, reference, seq};
 
 use crate::common::{fresh_seed, gpu};
 
@@ -235,4 +236,137 @@ fn too_short_a_limit_is_an_error_not_a_guess() {
             .contains("no period of {143,148,292} certified")
     );
     assert!(reference::solve(&set, 10_000).is_err());
+}
+
+/// The GPU with no hand-back to the CPU: every non-additive triple is its to certify.
+fn gpu_alone(tuning: GpuTuning) -> Option<SubtractionGpu<'static>> {
+    let ctx = gpu()?;
+    let tuning = GpuTuning {
+        cpu_handoff: 0,
+        ..tuning
+    };
+    Some(SubtractionGpu::with_tuning(ctx, tuning).unwrap())
+}
+
+/// GPU rows against the fast CPU path's, key by key, and every non-additive triple certified
+/// on the GPU itself (a slot the GPU skipped would otherwise be rescued by the CPU unseen).
+fn assert_gpu_matches_cpu(gpu: &SubtractionGpu<'_>, triples: &[Triple], what: &str) -> GpuStats {
+    let want = triple_solver::solve_triples(triples, |t| long_cap(t.c)).unwrap();
+    gpu.take_stats();
+    let got = gpu.solve(triples).unwrap();
+    for ((t, want), got) in triples.iter().zip(&want).zip(got) {
+        assert_eq!(
+            got.unwrap().key(),
+            want.key(),
+            "GPU vs CPU on {} ({what}): (p, q, p0, q0)",
+            t.ruleset()
+        );
+    }
+    let stats = gpu.take_stats();
+    let additive = triples.iter().filter(|t| t.c == t.a + t.b).count() as u64;
+    assert_eq!(stats.on_gpu, triples.len() as u64 - additive, "{what}");
+    assert_eq!(stats.on_cpu, additive, "{what}");
+    stats
+}
+
+#[test]
+fn gpu_rows_equal_cpu_rows_for_every_triple_up_to_c_120() {
+    let Some(gpu) = gpu_alone(GpuTuning::default()) else {
+        return;
+    };
+    let triples: Vec<Triple> = TripleFilter::up_to(120).triples().collect();
+    let stats = assert_gpu_matches_cpu(&gpu, &triples, "every triple with c <= 120");
+    assert!(stats.gpu_passes >= 4, "{stats:?}");
+}
+
+/// Random triples up to c = 1000 in random order (fresh seed, printed on failure), with the
+/// longest pre-periods known and additive triples among them.
+#[test]
+fn gpu_rows_equal_cpu_rows_on_random_triples_up_to_c_1000() {
+    let Some(gpu) = gpu_alone(GpuTuning::default()) else {
+        return;
+    };
+    let seed = fresh_seed();
+    let mut rng = StdRng::seed_from_u64(seed);
+    let mut triples: Vec<Triple> = (0..2000)
+        .map(|i| {
+            let c = rng.random_range(3..=1000);
+            let a = rng.random_range(1..c - 1);
+            // One in ten additive.
+            let b = if i % 10 == 0 && 2 * a < c {
+                c - a
+            } else {
+                rng.random_range(a + 1..c)
+            };
+            Triple { a, b, c }
+        })
+        .collect();
+    for (a, b, c) in [(57, 142, 198), (143, 148, 292), (285, 713, 999)] {
+        let at = rng.random_range(0..triples.len());
+        triples.insert(at, Triple { a, b, c });
+    }
+    assert!(triples.iter().filter(|t| t.c == t.a + t.b).count() >= 100);
+    assert_gpu_matches_cpu(&gpu, &triples, &format!("seed {seed}"));
+}
+
+/// Tiny caps, batches and dispatch rows, so that compaction, many passes, many batches and the
+/// 2-D dispatch all run on small work; then the hand-back of survivors to the CPU.
+#[test]
+fn gpu_passes_compaction_batches_and_2d_dispatch() {
+    let Some(ctx) = gpu() else { return };
+    let tiny = GpuTuning {
+        batch: 1000,
+        first_cap: (0, 32),
+        cpu_handoff: 0,
+        max_groups_per_dim: Some(2),
+    };
+    // 1000 slots are 16 workgroups: 2 x 8 of them.
+    assert_eq!(ctx.dispatch_size_at_most(1000, 64, Some(2)), (2, 8));
+    let triples: Vec<Triple> = TripleFilter::up_to(60).triples().collect();
+    let gpu = gpu_alone(tiny.clone()).unwrap();
+    let stats = assert_gpu_matches_cpu(&gpu, &triples, "tiny batches and caps");
+    let batches = stats.on_gpu.div_ceil(1000);
+    assert!(batches >= 30, "{stats:?}");
+    // Caps of 1, 2, 4, ... words: the longest triples of a batch (G up to a few hundred
+    // values) take five passes or more, each compacting the survivors.
+    assert!(stats.gpu_passes >= 5 * batches, "{stats:?}");
+
+    let handing = SubtractionGpu::with_tuning(
+        ctx,
+        GpuTuning {
+            cpu_handoff: 100,
+            ..tiny
+        },
+    )
+    .unwrap();
+    let want = triple_solver::solve_triples(&triples, |t| long_cap(t.c)).unwrap();
+    let got = handing.solve(&triples).unwrap();
+    for ((t, want), got) in triples.iter().zip(&want).zip(got) {
+        assert_eq!(
+            got.unwrap().key(),
+            want.key(),
+            "{} (hand-back)",
+            t.ruleset()
+        );
+    }
+    let stats = handing.take_stats();
+    let additive = triples.iter().filter(|t| t.c == t.a + t.b).count() as u64;
+    assert!(
+        stats.on_cpu > additive,
+        "nothing was handed back: {stats:?}"
+    );
+    assert_eq!(stats.on_gpu + stats.on_cpu, triples.len() as u64);
+}
+
+/// `auto`'s calibration times both paths on the scan's largest c and checks they agree.
+#[test]
+fn calibration_times_both_paths_on_the_largest_c() {
+    let Some(ctx) = gpu() else { return };
+    let gpu = SubtractionGpu::new(ctx).unwrap();
+    let filter = TripleFilter::up_to(90);
+    let calibration = Calibration::run(&filter, &gpu).unwrap().unwrap();
+    assert_eq!(calibration.c, 90);
+    // Every triple with c = 90: pairs a < b below 90, 89 * 88 / 2.
+    assert_eq!(calibration.triples, 3916);
+    assert!(calibration.cpu.as_nanos() > 0 && calibration.gpu.as_nanos() > 0);
 }

@@ -106,6 +106,17 @@ impl GpuContext {
         label: &str,
         source: &str,
     ) -> Result<wgpu::ComputePipeline, GpuError> {
+        self.compute_pipeline_at(label, source, "main")
+    }
+
+    /// [`Self::compute_pipeline`] for the entry point `entry`, its bind group layout derived
+    /// from the bindings that entry point uses.
+    pub fn compute_pipeline_at(
+        &self,
+        label: &str,
+        source: &str,
+        entry: &str,
+    ) -> Result<wgpu::ComputePipeline, GpuError> {
         let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
         let module = self
             .device
@@ -119,14 +130,14 @@ impl GpuContext {
                 label: Some(label),
                 layout: None,
                 module: &module,
-                entry_point: Some("main"),
+                entry_point: Some(entry),
                 compilation_options: Default::default(),
                 cache: None,
             });
         match pollster::block_on(scope.pop()) {
             None => Ok(pipeline),
             Some(e) => Err(GpuError::Validation {
-                what: format!("the {label} shader"),
+                what: format!("the {label} shader ({entry})"),
                 // wgpu's report spans many lines; keep the error to one.
                 message: e
                     .to_string()
@@ -165,10 +176,42 @@ impl GpuContext {
     /// Workgroup counts `(x, y)` covering `invocations` within the per-dimension limit; shaders
     /// rebuild the index as `gid.y * num_workgroups.x * size + gid.x`.
     pub fn dispatch_size(&self, invocations: u32, workgroup_size: u32) -> (u32, u32) {
+        self.dispatch_size_at_most(invocations, workgroup_size, None)
+    }
+
+    /// [`Self::dispatch_size`] with at most `max` workgroups a dimension where that is below
+    /// the adapter's limit (so tests reach the 2-D split on small work).
+    pub fn dispatch_size_at_most(
+        &self,
+        invocations: u32,
+        workgroup_size: u32,
+        max: Option<u32>,
+    ) -> (u32, u32) {
         let groups = invocations.div_ceil(workgroup_size).max(1);
-        let max = self.limits.max_compute_workgroups_per_dimension.max(1);
+        let limit = self.limits.max_compute_workgroups_per_dimension;
+        let max = max.map_or(limit, |m| m.min(limit)).max(1);
         let y = groups.div_ceil(max);
         (groups.div_ceil(y), y)
+    }
+
+    /// A bind group for `pipeline`'s group 0, buffer `buffer` at each `(binding, buffer)`.
+    pub fn bind_group(
+        &self,
+        pipeline: &wgpu::ComputePipeline,
+        buffers: &[(u32, &wgpu::Buffer)],
+    ) -> wgpu::BindGroup {
+        let entries: Vec<wgpu::BindGroupEntry> = buffers
+            .iter()
+            .map(|&(binding, buffer)| wgpu::BindGroupEntry {
+                binding,
+                resource: buffer.as_entire_binding(),
+            })
+            .collect();
+        self.device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: None,
+            layout: &pipeline.get_bind_group_layout(0),
+            entries: &entries,
+        })
     }
 
     /// Queues one compute pass over `bind_group`.
@@ -178,10 +221,15 @@ impl GpuContext {
         bind_group: &wgpu::BindGroup,
         groups: (u32, u32),
     ) {
+        self.dispatch_all(&[(pipeline, bind_group, groups)]);
+    }
+
+    /// Queues compute passes, one after the other, in one submission.
+    pub fn dispatch_all(&self, passes: &[(&wgpu::ComputePipeline, &wgpu::BindGroup, (u32, u32))]) {
         let mut encoder = self
             .device
             .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: None });
-        {
+        for &(pipeline, bind_group, groups) in passes {
             let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
                 label: None,
                 timestamp_writes: None,
@@ -203,7 +251,15 @@ impl GpuContext {
 
     /// Copies `buffer` (with `COPY_SRC` usage) back to the host, after all queued work.
     pub fn read_buffer(&self, buffer: &wgpu::Buffer) -> Result<Vec<u8>, GpuError> {
-        let size = buffer.size();
+        self.read_buffer_prefix(buffer, buffer.size())
+    }
+
+    /// The first `size` bytes of `buffer` (a multiple of 4), after all queued work.
+    pub fn read_buffer_prefix(
+        &self,
+        buffer: &wgpu::Buffer,
+        size: u64,
+    ) -> Result<Vec<u8>, GpuError> {
         let staging = self.buffer(
             "readback",
             size,

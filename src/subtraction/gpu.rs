@@ -1,10 +1,48 @@
-//! GPU backend for triples: host side of `shaders/subtraction.wgsl`.
+//! GPU backend for triples: host side of `shaders/subtraction.wgsl`, a bit-sliced engine.
 //!
-//! One invocation per triple, in batches sized to the adapter's binding limit. A first pass
-//! stops each triple after `16c + 64` values; the few that need more run again in a second pass
-//! with a long cap, so that rare long pre-periods do not hold a whole batch. Triples the GPU does
-//! not certify (additive ones, whose period divides no pair sum, and any that break Ward's
-//! conjecture) are solved by the fast CPU backend, which searches every period.
+//! # What one invocation does
+//! One invocation owns one triple `{a, b, c}` and computes 32 positions a step: a triple's
+//! values are at most 3, so a word is two `u32` planes (bit `j` of `G`), and the mex of 32
+//! positions is a few logic operations on what the options offer (the arithmetic of
+//! [`super::row_math`], on 32 bits). Moves of 32 or more read finished words through a funnel
+//! shift; moves below 32 read the word itself, so it is computed in passes from a guess (the
+//! values `b + c` earlier, right once the values repeat) until a pass changes nothing, at most
+//! `ceil(32 / a)`. Each new word is compared with the words each pair sum `P` earlier, for the
+//! values and the outcomes, and one past the last difference is kept with `countLeadingZeros`
+//! and a `max`, no branch on where it is. `P` is proved once the `c` values from there exist
+//! (the window certificate of [`crate::period`]); the least period is then the least divisor
+//! of `P` that repeats the top window ([`crate::period::least_matching_divisor`]), and the
+//! outcome period the least divisor of that. Four numbers a triple come back.
+//!
+//! # Where the history lives
+//! Each triple keeps a ring of the last `R` words (`R` a power of two covering `b + 2c` values
+//! back, for the proofs' windows), interleaved in a storage buffer: row `r` of slot `i` at
+//! `r * stride + i`, a `vec2<u32>` holding both planes. Slots of a batch run in lock-step (every
+//! one at the same word index in the same step), and neighbouring slots hold neighbouring
+//! triples of the scan (the same `c`, the same `a` and nearby `b`), so a warp's loads of a row
+//! fall in one or two 128-byte lines: coalesced, and the whole ring of a warp stays in L1/L2.
+//! Workgroup memory was the alternative: it caps `c` (at 48 KiB a workgroup, `c <= 1000` needs
+//! 1 KiB a triple, so 48 triples a workgroup, a sixth of an SM's threads) and gains little
+//! where the loads are already coalesced; private arrays indexed at run time spill to local
+//! memory on NVIDIA. The storage ring has no limit on `c` but the binding size.
+//!
+//! # Cost per step (32 positions)
+//! Loads: two rows per move of 32 or more (at most 6) and two per pair sum (6), each a `vec2`
+//! (8 bytes), all in the last `R` rows; one store. About 25 logic operations per far move and
+//! per pass of the near moves, 30 per pair sum (funnel, two XORs, two `countLeadingZeros`, two
+//! `max`), so 150-200 operations for 32 positions where the old shader made about seven storage
+//! accesses (one a read-modify-write of a shared ring word) and 60 operations per position.
+//!
+//! # No batch waits for its slowest triple
+//! The first pass stops each triple at `16c + 64` values (enough for about 92%, spec section
+//! 3.2); `compact` then copies the unfinished slots, state and ring, densely to a second buffer
+//! set, so the next pass, with a cap four times longer, runs on full warps that resume where
+//! they stopped. Passes repeat until no slot is left or few enough are left (at most
+//! [`GpuTuning::cpu_handoff`]) that the CPU path, which runs a lone long pre-period several
+//! times faster than one GPU lane, finishes them. Triples the GPU cannot certify go to the CPU
+//! too: additive ones (`c = a + b`, whose period divides no pair sum), solved on the CPU from
+//! the start, beside the GPU's batches, and any that reach `4c^2 + 4096` values without a pair
+//! sum proof (none for `c <= 300`), where the CPU searches every period.
 
 use bytemuck::{Pod, Zeroable};
 
@@ -16,34 +54,42 @@ use crate::gpu::{GpuContext, GpuError};
 const SHADER: &str = include_str!("../../shaders/subtraction.wgsl");
 /// Must equal `WORKGROUP_SIZE` in the shader.
 const WORKGROUP_SIZE: u32 = 64;
+/// Must equal `STATUS_CERTIFIED` in the shader.
 const STATUS_CERTIFIED: u32 = 0;
 /// Must equal `STATUS_NOT_CERTIFIED` in the shader.
 const STATUS_NOT_CERTIFIED: u32 = 1;
-/// Values per ring word (2 bits each).
-const VALUES_PER_WORD: u64 = 16;
+/// Positions a word holds.
+const WORD: u64 = 32;
+/// Each pass's cap is this power of two times the one before (a shift of the first cap).
+const CAP_GROWTH_SHIFT: u32 = 1;
 
 /// Must be kept in sync with `Params` in shaders/subtraction.wgsl.
 #[repr(C)]
 #[derive(Clone, Copy, Pod, Zeroable)]
 struct Params {
-    /// Triples in the batch.
     count: u32,
-    /// Ring words are interleaved: word `j` of triple `i` at `j * stride + i` (in `u32`s).
-    stride: u32,
-    /// Values kept per triple, minus one (a power of two minus one).
+    _unused: u32,
     ring_mask: u32,
-    _pad: u32,
+    cap_shift: u32,
+    cap_mul: u32,
+    cap_add: u32,
+    _pad: [u32; 2],
 }
 
-/// Must be kept in sync with `Triple` in shaders/subtraction.wgsl.
+/// Must be kept in sync with `State` in shaders/subtraction.wgsl.
 #[repr(C)]
 #[derive(Clone, Copy, Pod, Zeroable)]
-struct GpuTriple {
+struct GpuState {
     a: u32,
     b: u32,
     c: u32,
-    /// Values to compute before giving up.
-    cap: u32,
+    index: u32,
+    words: u32,
+    last_words: u32,
+    passes: u32,
+    _pad: u32,
+    clean: [u32; 4],
+    clean_out: [u32; 4],
 }
 
 /// Must be kept in sync with `Result` in shaders/subtraction.wgsl.
@@ -56,192 +102,490 @@ struct GpuResult {
     outcome_preperiod: u32,
     len: u32,
     status: u32,
+    passes: u32,
+    _pad: u32,
 }
 
-/// First-pass cap: enough for about 92% of triples (spec section 3.2).
-fn short_cap(c: u32) -> u32 {
-    16 * c + 64
-}
-
-/// Length limit for any triple, GPU second pass and CPU alike: far above the envelope
+/// Length limit for any triple, GPU and CPU alike: far above the envelope
 /// `q + p + c <= c^2/2 + 5` seen for every `c <= 300`.
 pub fn long_cap(c: u32) -> usize {
     4 * (c as usize).pow(2) + 4096
 }
 
-/// The compiled pipeline, reused for every batch.
+/// The knobs of the pass schedule; the defaults suit a large GPU, and tests shrink them so that
+/// every branch (compaction, later passes, several batches, 2-D dispatch) runs on small work.
+#[derive(Clone, Debug)]
+pub struct GpuTuning {
+    /// Slots a batch holds at most (fewer where the adapter's bindings are smaller).
+    pub batch: usize,
+    /// The first pass's cap in values, `mul * c + add`; each later pass's is 4 times longer.
+    pub first_cap: (u32, u32),
+    /// When a pass leaves this many slots or fewer, the CPU solves them instead.
+    pub cpu_handoff: u32,
+    /// Workgroups a dispatch dimension takes at most, below the adapter's limit (tests).
+    pub max_groups_per_dim: Option<u32>,
+}
+
+impl Default for GpuTuning {
+    fn default() -> Self {
+        GpuTuning {
+            batch: 1 << 20,
+            first_cap: (2, 64),
+            cpu_handoff: 512,
+            max_groups_per_dim: None,
+        }
+    }
+}
+
+impl GpuTuning {
+    /// Where pass `pass` stops a triple, in words: `pass_end` in the shader.
+    fn pass_end(&self, s: &GpuState, pass: u32) -> u32 {
+        let (mul, add) = self.first_cap;
+        let first = (u64::from(mul) * u64::from(s.c) + u64::from(add)).div_ceil(WORD);
+        let shift = (CAP_GROWTH_SHIFT * pass).min(31);
+        (first << shift).min(u64::from(s.last_words)) as u32
+    }
+
+    /// Steps used and lane-steps spent over `passes` passes, warps of [`WARP`] slots formed by
+    /// each pass's survivors in order, where slot `i` runs `ran[i]` words in all.
+    fn lane_steps(&self, states: &[GpuState], ran: &[u32], passes: u32) -> (u64, u64) {
+        let (mut used, mut spent) = (0, 0);
+        for pass in 0..passes {
+            let steps: Vec<u64> = states
+                .iter()
+                .zip(ran)
+                .filter_map(|(s, &ran)| {
+                    let from = if pass == 0 {
+                        0
+                    } else {
+                        self.pass_end(s, pass - 1)
+                    };
+                    (ran > from).then(|| u64::from(ran.min(self.pass_end(s, pass)) - from))
+                })
+                .collect();
+            for warp in steps.chunks(WARP) {
+                used += warp.iter().sum::<u64>();
+                spent += WARP as u64 * warp.iter().max().expect("a warp has a lane");
+            }
+        }
+        (used, spent)
+    }
+}
+
+/// Totals over everything a [`SubtractionGpu`] solved, for `nimseq bench`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct GpuStats {
+    /// Values the GPU computed for the triples it certified.
+    pub values: u64,
+    /// Mex passes over a word those took (one a step where `a >= 32`).
+    pub passes: u64,
+    /// Triples the GPU certified, and those the CPU solved (additive, handed back, uncertified).
+    pub on_gpu: u64,
+    pub on_cpu: u64,
+    /// GPU passes run (dispatches of `step`).
+    pub gpu_passes: u64,
+    /// Steps the GPU's triples needed, and the lane-steps warps of [`WARP`] lanes would spend
+    /// on them in lock-step (a warp runs as long as its longest lane), survivors of a pass in
+    /// their order: the share of lanes doing work, whatever the card.
+    pub lane_steps_used: u64,
+    pub lane_steps_spent: u64,
+}
+
+/// Lanes a warp runs in lock-step on NVIDIA hardware (AMD's are 32 or 64).
+pub const WARP: usize = 32;
+
+impl std::fmt::Display for GpuStats {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let steps = (self.values / WORD).max(1);
+        write!(
+            f,
+            "{WORD} values a step, {:.2} mex passes a step ({:.1} values a pass), {} GPU passes, \
+             {:.0}% of lanes busy in warps of {WARP}; {} triples certified on the GPU, {} solved \
+             on the CPU (additive or handed back)",
+            self.passes as f64 / steps as f64,
+            self.values as f64 / self.passes.max(1) as f64,
+            self.gpu_passes,
+            100.0 * self.lane_steps_used as f64 / self.lane_steps_spent.max(1) as f64,
+            self.on_gpu,
+            self.on_cpu
+        )
+    }
+}
+
+/// The compiled pipelines, reused for every batch.
 pub struct SubtractionGpu<'a> {
     ctx: &'a GpuContext,
-    pipeline: wgpu::ComputePipeline,
+    step: wgpu::ComputePipeline,
+    compact: wgpu::ComputePipeline,
+    tuning: GpuTuning,
+    stats: std::sync::Mutex<GpuStats>,
+    buffers: std::sync::Mutex<Option<Box<Buffers>>>,
+}
+
+/// One set of slot buffers: states and rings.
+struct SlotSet {
+    states: wgpu::Buffer,
+    ring: wgpu::Buffer,
+}
+
+/// A batch's buffers, kept for the next batch that fits them: fresh buffers of this size cost
+/// more in page faults and zeroing than a short pass costs in compute.
+struct Buffers {
+    /// Slots and ring rows a slot that the buffers hold.
+    slots: u32,
+    rows: u64,
+    sets: [SlotSet; 2],
+    results: wgpu::Buffer,
+    params: wgpu::Buffer,
+    live: wgpu::Buffer,
+    /// Pass `k` steps on set `k % 2` and compacts it into the other: `groups[k % 2]` binds
+    /// both entry points for that.
+    groups: [(wgpu::BindGroup, wgpu::BindGroup); 2],
+}
+
+impl Buffers {
+    fn new(gpu: &SubtractionGpu<'_>, slots: u32, rows: u64) -> Self {
+        use wgpu::BufferUsages as U;
+        let ctx = gpu.ctx;
+        let (ring_bytes, state_bytes) = SubtractionGpu::slot_bytes(rows);
+        let set = || SlotSet {
+            states: ctx.buffer(
+                "states",
+                state_bytes * u64::from(slots),
+                U::STORAGE | U::COPY_DST,
+            ),
+            ring: ctx.buffer(
+                "ring",
+                ring_bytes * u64::from(slots.next_multiple_of(WORKGROUP_SIZE)),
+                U::STORAGE,
+            ),
+        };
+        let sets = [set(), set()];
+        let results = ctx.buffer(
+            "results",
+            std::mem::size_of::<GpuResult>() as u64 * u64::from(slots),
+            U::STORAGE | U::COPY_DST | U::COPY_SRC,
+        );
+        let params = ctx.buffer(
+            "params",
+            std::mem::size_of::<Params>() as u64,
+            U::UNIFORM | U::COPY_DST,
+        );
+        let live = ctx.buffer("live count", 4, U::STORAGE | U::COPY_DST | U::COPY_SRC);
+        let bind = |from: &SlotSet, to: &SlotSet| {
+            let step = ctx.bind_group(
+                &gpu.step,
+                &[
+                    (0, &params),
+                    (1, &from.states),
+                    (2, &from.ring),
+                    (3, &results),
+                ],
+            );
+            let compact = ctx.bind_group(
+                &gpu.compact,
+                &[
+                    (0, &params),
+                    (1, &from.states),
+                    (2, &from.ring),
+                    (4, &to.states),
+                    (5, &to.ring),
+                    (6, &live),
+                ],
+            );
+            (step, compact)
+        };
+        let groups = [bind(&sets[0], &sets[1]), bind(&sets[1], &sets[0])];
+        Buffers {
+            slots,
+            rows,
+            sets,
+            results,
+            params,
+            live,
+            groups,
+        }
+    }
 }
 
 impl<'a> SubtractionGpu<'a> {
     pub fn new(ctx: &'a GpuContext) -> Result<Self, GpuError> {
+        Self::with_tuning(ctx, GpuTuning::default())
+    }
+
+    pub fn with_tuning(ctx: &'a GpuContext, tuning: GpuTuning) -> Result<Self, GpuError> {
         Ok(SubtractionGpu {
             ctx,
-            pipeline: ctx.compute_pipeline("subtraction", SHADER)?,
+            step: ctx.compute_pipeline_at("subtraction", SHADER, "step")?,
+            compact: ctx.compute_pipeline_at("subtraction", SHADER, "compact")?,
+            tuning,
+            stats: Default::default(),
+            buffers: Default::default(),
         })
     }
 
-    /// Solves every triple exactly, in input order.
+    /// What this backend has done since the last call (or since it was made).
+    pub fn take_stats(&self) -> GpuStats {
+        std::mem::take(&mut *self.stats.lock().unwrap_or_else(|p| p.into_inner()))
+    }
+
+    /// Solves every triple exactly, in input order. Additive triples go to the CPU at once, and
+    /// each batch's leftovers as soon as its passes end, while the GPU runs the next batch.
     pub fn solve(
         &self,
         triples: &[Triple],
     ) -> Result<Vec<Result<Solution, NotCertified>>, GpuError> {
         let mut out: Vec<Option<Result<Solution, NotCertified>>> = vec![None; triples.len()];
-        // Additive triples have a period dividing no pair sum: straight to the CPU.
         let (additive, on_gpu): (Vec<usize>, Vec<usize>) =
             (0..triples.len()).partition(|&i| triples[i].c == triples[i].a + triples[i].b);
-        let mut pending = on_gpu;
-        for cap in [
-            |c| short_cap(c),
-            |c| long_cap(c).min(u32::MAX as usize) as u32,
-        ] {
-            if pending.is_empty() {
-                break;
+        let on_cpu = |indices: Vec<usize>| {
+            let rest: Vec<Triple> = indices.iter().map(|&i| triples[i]).collect();
+            (
+                indices,
+                triple_solver::solve_triples(&rest, |t| long_cap(t.c)),
+            )
+        };
+        let mut cpu_count = additive.len() as u64;
+        std::thread::scope(|scope| -> Result<(), GpuError> {
+            let mut cpu_jobs = vec![scope.spawn(move || on_cpu(additive))];
+            let mut start = 0;
+            while start < on_gpu.len() {
+                let end = self.batch_end(triples, &on_gpu, start)?;
+                let left = self.run_batch(triples, &on_gpu[start..end], &mut out)?;
+                cpu_count += left.len() as u64;
+                if !left.is_empty() {
+                    cpu_jobs.push(scope.spawn(move || on_cpu(left)));
+                }
+                start = end;
             }
-            let batch: Vec<Triple> = pending.iter().map(|&i| triples[i]).collect();
-            let results = self.run(&batch, cap)?;
-            let mut still = Vec::new();
-            for (&i, r) in pending.iter().zip(results) {
-                match r {
-                    Some(s) => out[i] = Some(Ok(s)),
-                    None => still.push(i),
+            for job in cpu_jobs {
+                let (indices, solved) = job.join().expect("the CPU solver does not panic");
+                match solved {
+                    Ok(solved) => {
+                        for (i, s) in indices.into_iter().zip(solved) {
+                            out[i] = Some(Ok(s));
+                        }
+                    }
+                    // The CPU stops at its first failure: each of these triples reports it.
+                    Err(e) => {
+                        for i in indices {
+                            out[i] = Some(Err(e.clone()));
+                        }
+                    }
                 }
             }
-            pending = still;
-        }
-        pending.extend(additive);
-        let rest: Vec<Triple> = pending.iter().map(|&i| triples[i]).collect();
-        match triple_solver::solve_triples(&rest, |t| long_cap(t.c)) {
-            Ok(solved) => {
-                for (&i, s) in pending.iter().zip(solved) {
-                    out[i] = Some(Ok(s));
-                }
-            }
-            // The CPU stops at its first failure: each of these triples reports it.
-            Err(e) => {
-                for &i in &pending {
-                    out[i] = Some(Err(e.clone()));
-                }
-            }
-        }
+            Ok(())
+        })?;
+        self.stats.lock().unwrap_or_else(|p| p.into_inner()).on_cpu += cpu_count;
         Ok(out
             .into_iter()
-            .map(|r| r.expect("every triple was solved by one pass"))
+            .map(|r| r.expect("every triple was solved by the GPU or the CPU"))
             .collect())
     }
 
-    /// One pass over `triples`, in batches that fit the adapter; `None` where not certified.
-    fn run(
-        &self,
-        triples: &[Triple],
-        cap: impl Fn(u32) -> u32,
-    ) -> Result<Vec<Option<Solution>>, GpuError> {
-        let mut out = Vec::with_capacity(triples.len());
-        let mut start = 0;
-        while start < triples.len() {
-            let c_max = triples[start..]
-                .iter()
-                .map(|t| t.c)
-                .max()
-                .expect("non-empty");
-            // The ring must span c + (b + c) values: 3c is enough.
-            let ring_values = (3 * u64::from(c_max)).next_power_of_two();
-            let ring_bytes = ring_values / VALUES_PER_WORD * 4;
-            let limit = self.ctx.max_binding_bytes();
-            if ring_bytes > limit {
-                return Err(GpuError::TooLarge {
-                    what: format!("the value ring of a triple with c = {c_max} (one binding)"),
-                    needed: ring_bytes,
-                    limit,
-                    unit: "bytes",
-                });
-            }
-            let fit = (limit / ring_bytes).min(1 << 20) as usize;
-            let end = (start + fit).min(triples.len());
-            out.extend(self.run_batch(&triples[start..end], ring_values, &cap)?);
-            start = end;
-        }
-        Ok(out)
+    /// Rows each slot's ring needs for these triples: `b + 2c` values back (a proof compares the
+    /// top `c` values with those up to `b + c` earlier), plus the words in flight.
+    fn ring_rows(triples: impl Iterator<Item = Triple>) -> u64 {
+        let reach = triples
+            .map(|t| u64::from(t.b) + 2 * u64::from(t.c))
+            .max()
+            .unwrap_or(0);
+        (reach.div_ceil(WORD) + 4).next_power_of_two()
     }
 
+    /// Bytes one slot takes on the GPU: its ring (two planes a row) and its state.
+    fn slot_bytes(rows: u64) -> (u64, u64) {
+        (rows * 8, std::mem::size_of::<GpuState>() as u64)
+    }
+
+    /// The end of the batch that starts at `on_gpu[start]`: as many triples as the tuning and
+    /// the adapter's bindings allow.
+    fn batch_end(
+        &self,
+        triples: &[Triple],
+        on_gpu: &[usize],
+        start: usize,
+    ) -> Result<usize, GpuError> {
+        let limit = self.ctx.max_binding_bytes();
+        let rows = Self::ring_rows(on_gpu[start..].iter().map(|&i| triples[i]));
+        let (ring, state) = Self::slot_bytes(rows);
+        if ring.max(state) > limit {
+            let c_max = on_gpu[start..].iter().map(|&i| triples[i].c).max();
+            return Err(GpuError::TooLarge {
+                what: format!(
+                    "the value ring of a triple with c = {} (one binding)",
+                    c_max.unwrap_or(0)
+                ),
+                needed: ring,
+                limit,
+                unit: "bytes",
+            });
+        }
+        let fit = (limit / ring.max(state)) as usize;
+        Ok((start + fit.min(self.tuning.batch.max(1))).min(on_gpu.len()))
+    }
+
+    /// Runs the passes over one batch (`batch` indexes `triples`), writing what the GPU
+    /// certified to `out`; returns the indices the CPU must solve.
     fn run_batch(
         &self,
         triples: &[Triple],
-        ring_values: u64,
-        cap: &impl Fn(u32) -> u32,
-    ) -> Result<Vec<Option<Solution>>, GpuError> {
+        batch: &[usize],
+        out: &mut [Option<Result<Solution, NotCertified>>],
+    ) -> Result<Vec<usize>, GpuError> {
         let ctx = self.ctx;
-        let count = triples.len() as u32;
-        let params = Params {
-            count,
-            stride: count,
-            ring_mask: (ring_values - 1) as u32,
-            _pad: 0,
-        };
-        let input: Vec<GpuTriple> = triples
+        let count = batch.len() as u32;
+        let rows = Self::ring_rows(batch.iter().map(|&i| triples[i]));
+        let states: Vec<GpuState> = batch
             .iter()
-            .map(|t| GpuTriple {
-                a: t.a,
-                b: t.b,
-                c: t.c,
-                cap: cap(t.c),
+            .enumerate()
+            .map(|(slot, &i)| {
+                let t = triples[i];
+                let sums = [t.a + t.b, t.a + t.c, t.b + t.c];
+                GpuState {
+                    a: t.a,
+                    b: t.b,
+                    c: t.c,
+                    index: slot as u32,
+                    words: 0,
+                    // Positions stay within u32: at most 2^31 values.
+                    last_words: (long_cap(t.c) as u64).min(1 << 31).div_ceil(WORD) as u32,
+                    passes: 0,
+                    _pad: 0,
+                    clean: [sums[0], sums[1], sums[2], 0],
+                    clean_out: [sums[0], sums[1], sums[2], 0],
+                }
             })
             .collect();
-        // Pre-filled with u32::MAX so that an unwritten result cannot pass as a period.
-        let sentinel = vec![0xFFu8; triples.len() * std::mem::size_of::<GpuResult>()];
-        use wgpu::BufferUsages as U;
-        let params_buf = ctx.buffer_init("params", bytemuck::bytes_of(&params), U::UNIFORM);
-        let input_buf = ctx.buffer_init("triples", bytemuck::cast_slice(&input), U::STORAGE);
-        let ring_buf = ctx.buffer(
-            "ring",
-            ring_values / VALUES_PER_WORD * 4 * u64::from(count),
-            U::STORAGE,
-        );
-        let result_buf = ctx.buffer_init("results", &sentinel, U::STORAGE | U::COPY_SRC);
-        let bind_group = ctx.device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("subtraction"),
-            layout: &self.pipeline.get_bind_group_layout(0),
-            entries: &[
-                wgpu::BindGroupEntry {
-                    binding: 0,
-                    resource: params_buf.as_entire_binding(),
-                },
-                wgpu::BindGroupEntry {
-                    binding: 1,
-                    resource: input_buf.as_entire_binding(),
-                },
-                wgpu::BindGroupEntry {
-                    binding: 2,
-                    resource: ring_buf.as_entire_binding(),
-                },
-                wgpu::BindGroupEntry {
-                    binding: 3,
-                    resource: result_buf.as_entire_binding(),
-                },
-            ],
-        });
-        let groups = ctx.dispatch_size(count, WORKGROUP_SIZE);
-        let bytes = ctx.run_and_read(&self.pipeline, &bind_group, groups, &result_buf)?;
+        let mut cache = self.buffers.lock().unwrap_or_else(|p| p.into_inner());
+        let bufs = match cache.take() {
+            Some(b) if b.slots >= count && b.rows >= rows => b,
+            _ => Box::new(Buffers::new(self, count, rows)),
+        };
+        let bufs = cache.insert(bufs);
+        ctx.queue
+            .write_buffer(&bufs.sets[0].states, 0, bytemuck::cast_slice(&states));
+        // u32::MAX everywhere, so that an unwritten result cannot pass as a period.
+        let sentinel = vec![0xFFu8; batch.len() * std::mem::size_of::<GpuResult>()];
+        ctx.queue.write_buffer(&bufs.results, 0, &sentinel);
+        let mut alive = count;
+        let mut pass = 0u32;
+        // Every slot is proved, or given up at its last cap, unless the CPU takes the rest.
+        while alive > 0 && (pass == 0 || alive > self.tuning.cpu_handoff) {
+            let p = Params {
+                count: alive,
+                _unused: 0,
+                ring_mask: (rows - 1) as u32,
+                cap_shift: (CAP_GROWTH_SHIFT * pass).min(31),
+                cap_mul: self.tuning.first_cap.0,
+                cap_add: self.tuning.first_cap.1,
+                _pad: [0; 2],
+            };
+            ctx.queue
+                .write_buffer(&bufs.params, 0, bytemuck::bytes_of(&p));
+            ctx.queue.write_buffer(&bufs.live, 0, &[0; 4]);
+            let (step, compact) = &bufs.groups[pass as usize % 2];
+            let size =
+                ctx.dispatch_size_at_most(alive, WORKGROUP_SIZE, self.tuning.max_groups_per_dim);
+            ctx.dispatch_all(&[(&self.step, step, size), (&self.compact, compact, size)]);
+            let bytes = ctx.read_buffer(&bufs.live)?;
+            alive = u32::from_le_bytes(bytes[..4].try_into().expect("four bytes"));
+            pass += 1;
+        }
+        let bytes = ctx.read_buffer_prefix(
+            &bufs.results,
+            (batch.len() * std::mem::size_of::<GpuResult>()) as u64,
+        )?;
+        drop(cache);
         let results: &[GpuResult] = bytemuck::cast_slice(&bytes);
-        triples
+        let mut left = Vec::new();
+        let mut stats = GpuStats {
+            gpu_passes: u64::from(pass),
+            ..GpuStats::default()
+        };
+        // Words each slot ran: to its proof or its last cap, or through every pass if handed back.
+        let ran: Vec<u32> = states
             .iter()
             .zip(results)
-            .map(|(t, r)| match r.status {
-                STATUS_CERTIFIED => Ok(Some(Solution {
-                    period: r.period as usize,
-                    preperiod: r.preperiod as usize,
-                    outcome_period: r.outcome_period as usize,
-                    outcome_preperiod: r.outcome_preperiod as usize,
-                    checked_len: r.len as usize,
-                })),
-                STATUS_NOT_CERTIFIED => Ok(None),
-                other => Err(GpuError::Readback(format!(
-                    "the GPU left status {other:#x} for {{{},{},{}}}",
-                    t.a, t.b, t.c
-                ))),
+            .map(|(s, r)| match r.status {
+                u32::MAX => self.tuning.pass_end(s, pass - 1),
+                _ => r.len / WORD as u32,
             })
-            .collect()
+            .collect();
+        (stats.lane_steps_used, stats.lane_steps_spent) =
+            self.tuning.lane_steps(&states, &ran, pass);
+        for (&i, r) in batch.iter().zip(results) {
+            match r.status {
+                STATUS_CERTIFIED => {
+                    stats.values += u64::from(r.len);
+                    stats.passes += u64::from(r.passes);
+                    stats.on_gpu += 1;
+                    out[i] = Some(Ok(Solution {
+                        period: r.period as usize,
+                        preperiod: r.preperiod as usize,
+                        outcome_period: r.outcome_period as usize,
+                        outcome_preperiod: r.outcome_preperiod as usize,
+                        checked_len: r.len as usize,
+                    }));
+                }
+                // Not certified, or handed back while still running (never written).
+                STATUS_NOT_CERTIFIED => left.push(i),
+                u32::MAX if alive > 0 => left.push(i),
+                other => {
+                    let t = triples[i];
+                    return Err(GpuError::Readback(format!(
+                        "the GPU left status {other:#x} for {{{},{},{}}}",
+                        t.a, t.b, t.c
+                    )));
+                }
+            }
+        }
+        let mut total = self.stats.lock().unwrap_or_else(|p| p.into_inner());
+        total.values += stats.values;
+        total.passes += stats.passes;
+        total.on_gpu += stats.on_gpu;
+        total.gpu_passes += stats.gpu_passes;
+        total.lane_steps_used += stats.lane_steps_used;
+        total.lane_steps_spent += stats.lane_steps_spent;
+        Ok(left)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn state(c: u32, last_words: u32) -> GpuState {
+        GpuState {
+            c,
+            last_words,
+            ..GpuState::zeroed()
+        }
+    }
+
+    #[test]
+    fn pass_caps_double_up_to_the_last() {
+        let tuning = GpuTuning::default();
+        let s = state(100, 20);
+        // 2 * 100 + 64 values: 9 words, then 18, then the last cap.
+        let ends: Vec<u32> = (0..4).map(|p| tuning.pass_end(&s, p)).collect();
+        assert_eq!(ends, [9, 18, 20, 20]);
+        assert_eq!(tuning.pass_end(&state(100, u32::MAX), 40), u32::MAX);
+    }
+
+    #[test]
+    fn lane_model_counts_each_warp_at_its_longest_lane() {
+        let tuning = GpuTuning {
+            first_cap: (0, 64),
+            ..GpuTuning::default()
+        };
+        // 33 slots: one warp of 32 and one of 1 in the first pass (2 words each at most).
+        let states = vec![state(10, 100); 33];
+        let mut ran = vec![1; 33];
+        ran[0] = 5; // two words in pass 0, two more in pass 1 (cap 4), one in pass 2
+        let (used, spent) = tuning.lane_steps(&states, &ran, 3);
+        assert_eq!(used, 5 + 32);
+        // Pass 0: 32 * 2 + 32 * 1; pass 1: 32 * 2; pass 2: 32 * 1.
+        assert_eq!(spent, 32 * 2 + 32 + 32 * 2 + 32);
     }
 }

@@ -161,6 +161,15 @@ impl Backend<'_> {
         }
     }
 
+    /// Chunks a scan solves at once: two for the GPU, so that one chunk's passes overlap the
+    /// CPU's work on the other's leftovers; one elsewhere (the CPU paths use every core).
+    pub fn chunks_in_flight(&self) -> usize {
+        match self {
+            Backend::Gpu(_) => 2,
+            _ => 1,
+        }
+    }
+
     /// Solves `triples` exactly, in order.
     pub fn solve(&self, triples: &[Triple]) -> Result<Vec<Solution>, ScanError> {
         Ok(match self {
@@ -171,6 +180,82 @@ impl Backend<'_> {
             Backend::Cpu => triple_solver::solve_triples(triples, |t| long_cap(t.c))?,
             Backend::Gpu(gpu) => gpu.solve(triples)?.into_iter().collect::<Result<_, _>>()?,
         })
+    }
+}
+
+/// Scans smaller than this many rulesets run on the CPU under `auto`: over in moments on either
+/// path, not worth a calibration.
+pub const CALIBRATE_FROM: u64 = 1 << 22;
+/// Triples a calibration times on each backend.
+pub const CALIBRATION_TRIPLES: usize = 1 << 16;
+
+/// The fast CPU path and the GPU timed on the same sample, for `auto` on a hardware adapter.
+#[derive(Clone, Copy, Debug)]
+pub struct Calibration {
+    pub triples: usize,
+    /// The sample's `c`: the largest of the scan, whose triples are most of its work.
+    pub c: u32,
+    pub cpu: std::time::Duration,
+    pub gpu: std::time::Duration,
+}
+
+impl Calibration {
+    /// Times both backends on triples spread over the largest `c` of `filter` (`None` if it
+    /// has none), checking that they agree.
+    pub fn run(filter: &TripleFilter, gpu: &SubtractionGpu<'_>) -> Result<Option<Self>, ScanError> {
+        let top = TripleFilter {
+            c_min: filter.c_max,
+            ..filter.clone()
+        };
+        let count = top.count() as usize;
+        if count == 0 {
+            return Ok(None);
+        }
+        let sample: Vec<Triple> = top
+            .triples()
+            .step_by(count.div_ceil(CALIBRATION_TRIPLES))
+            .collect();
+        let start = std::time::Instant::now();
+        let on_cpu = Backend::Cpu.solve(&sample)?;
+        let cpu = start.elapsed();
+        let start = std::time::Instant::now();
+        let on_gpu = gpu.solve(&sample)?;
+        let gpu_time = start.elapsed();
+        gpu.take_stats();
+        for ((t, want), got) in sample.iter().zip(&on_cpu).zip(on_gpu) {
+            let got = got?;
+            if got.key() != want.key() {
+                return Err(ScanError::Mismatch {
+                    backend: "gpu",
+                    set: t.ruleset().to_string(),
+                    got: got.key(),
+                    want: want.key(),
+                });
+            }
+        }
+        Ok(Some(Calibration {
+            triples: sample.len(),
+            c: filter.c_max,
+            cpu,
+            gpu: gpu_time,
+        }))
+    }
+
+    pub fn gpu_is_faster(&self) -> bool {
+        self.gpu < self.cpu
+    }
+}
+
+impl fmt::Display for Calibration {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} triples with c = {}: gpu {:.1} ms, cpu {:.1} ms",
+            self.triples,
+            self.c,
+            self.gpu.as_secs_f64() * 1e3,
+            self.cpu.as_secs_f64() * 1e3
+        )
     }
 }
 
@@ -312,24 +397,36 @@ impl<'o, T: Tally> ScanJob<'o, T> {
         let mut triples = opts.filter.triples().skip((self.next * cs) as usize);
         let mut take_chunk = || triples.by_ref().take(cs as usize).collect::<Vec<Triple>>();
         // Chunk k is solved on another thread while chunk k - 1 is written and checkpointed and
-        // chunk k + 1 listed.
+        // chunk k + 1 listed; a backend that gains from it has more chunks in flight (the GPU
+        // runs one chunk's passes while the CPU finishes another's leftovers).
+        let depth = backend.chunks_in_flight();
         std::thread::scope(|scope| -> Result<(), ScanError> {
-            let mut solved: Option<Solved> = None;
-            let mut listed = take_chunk();
-            for k in self.next..self.end {
-                let chunk = std::mem::take(&mut listed);
-                let solving = scope.spawn(|| solve(chunk));
-                if let Some(done) = solved.take() {
-                    self.write_chunk(k, &done, stdout)?;
+            let mut in_flight = std::collections::VecDeque::new();
+            let mut solved: Option<(u64, Solved)> = None;
+            let mut k = self.next;
+            let mut listed = if k < self.end {
+                take_chunk()
+            } else {
+                Vec::new()
+            };
+            loop {
+                while in_flight.len() < depth && k < self.end {
+                    let chunk = std::mem::take(&mut listed);
+                    in_flight.push_back((k + 1, scope.spawn(|| solve(chunk))));
+                    k += 1;
+                    if k < self.end {
+                        listed = take_chunk();
+                    }
+                }
+                if let Some((next_chunk, done)) = solved.take() {
+                    self.write_chunk(next_chunk, &done, stdout)?;
                     bar.inc(done.chunk.len() as u64);
                 }
-                if k + 1 < self.end {
-                    listed = take_chunk();
-                }
-                solved = Some(solving.join().expect("the solver thread does not panic")?);
-            }
-            if let Some(done) = solved {
-                self.write_chunk(self.end, &done, stdout)?;
+                let Some((next_chunk, solving)) = in_flight.pop_front() else {
+                    break;
+                };
+                let done = solving.join().expect("the solver thread does not panic")?;
+                solved = Some((next_chunk, done));
             }
             Ok(())
         })?;
