@@ -11,8 +11,9 @@
 #   cc -O2 -o .dev/sub_scan_naive ../shared/peers/sub_scan_naive.c
 #   plus the Vulkan loader debs in .gl/ (recipe in the device tool's README)
 # Then run on the device with carry [".dev", ".gl"]:
-#   bash scripts/gpu-bench.sh 1000 200 150 40   # c-max of the big scan, its time limit, seconds
-#                                               # of k-cross and of spider pushing
+#   bash scripts/gpu-bench.sh 1000 200 150 40 120 1500
+#       # c-max of the big scan and its time limit, seconds of k-cross and of spider pushing,
+#       # seconds for a GPU scan past the big one and how far (c-min = c-max of the big one + 1)
 # The tool brings back at most 8 files from $OUT, so the logs go to one archive, refreshed after
 # each phase (a run killed at its limit still returns what was done); stdout has the summary.
 set -uo pipefail
@@ -20,6 +21,8 @@ C_MAX="${1:-1000}"
 SCAN_SECONDS="${2:-240}"
 KCROSS_SECONDS="${3:-160}"
 SPIDER_SECONDS="${4:-40}"
+PUSH_SECONDS="${5:-120}"
+PUSH_C="${6:-1500}"
 OUT="${OUT:-/tmp/gpu-bench}"
 LOG="$(mktemp -d)"
 mkdir -p "$OUT"
@@ -38,6 +41,14 @@ timeout 60 ./.dev/nimseq bench sub --c-max 200 --peer ./.dev/sub_scan_naive 2>&1
 save
 # The big one: GPU against the CPU path (the peer would take hours here).
 timeout "$SCAN_SECONDS" ./.dev/nimseq bench sub --c-max "$C_MAX" 2>&1 | tee "$LOG/bench$C_MAX.txt"
+save
+# Past the big scan on the GPU alone, rows to a resumable file: how far the time allows.
+start=$SECONDS
+timeout "$PUSH_SECONDS" ./.dev/nimseq sub scan --c-min $((C_MAX + 1)) --c-max "$PUSH_C" \
+    --backend gpu --out /tmp/push.csv 2>"$LOG/push.err"
+echo "scan $((C_MAX + 1)) <= c <= $PUSH_C on the GPU: exit $?, $((SECONDS - start)) s, \
+$(($(wc -l </tmp/push.csv) - 1)) rows" | tee "$LOG/push.txt"
+tail -3 "$LOG/push.err" | tee -a "$LOG/push.txt"
 save
 # k-cross: GPU against the CPU path on one table, then G([n]) on the GPU for growing n, each k in
 # its share of the time until a run fails (memory, bindings) or the time is spent.

@@ -216,22 +216,29 @@ pub struct BenchTable {
 impl fmt::Display for BenchTable {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let find = |prefix: &str| self.rows.iter().find(|r| r.name.starts_with(prefix));
-        let (reference, peer) = (find("reference"), find("peer"));
+        let (reference, peer, cpu) = (find("reference"), find("peer"), find("cpu"));
         let first = &self.rows[0].checksum;
         writeln!(
             f,
-            "{:<38} {:>9} {:>14} {:>14} {:>9} {:>9}  checksum",
+            "{:<38} {:>9} {:>14} {:>14} {:>9} {:>9} {:>9}  checksum",
             "backend",
             "seconds",
             format!("{}/s", self.unit),
             "values/s",
             "vs ref",
-            "vs peer"
+            "vs peer",
+            "vs cpu"
         )?;
         for r in &self.rows {
             let ratio = |base: Option<&BenchRow>| {
                 base.map_or("-".to_string(), |b| {
-                    format!("{:.1}x", b.seconds / r.seconds)
+                    let x = b.seconds / r.seconds;
+                    // Slower than the base shows as a fraction, with the digits to read it.
+                    if x < 0.95 {
+                        format!("{x:.3}x")
+                    } else {
+                        format!("{x:.1}x")
+                    }
                 })
             };
             let values = r
@@ -244,13 +251,14 @@ impl fmt::Display for BenchTable {
             };
             writeln!(
                 f,
-                "{:<38} {:>9.3} {:>14.0} {:>14} {:>9} {:>9}  {agrees}",
+                "{:<38} {:>9.3} {:>14.0} {:>14} {:>9} {:>9} {:>9}  {agrees}",
                 r.name,
                 r.seconds,
                 r.items as f64 / r.seconds,
                 values,
                 ratio(reference),
-                ratio(peer)
+                ratio(peer),
+                ratio(cpu)
             )?;
         }
         write!(f, "checksum line: {first}")

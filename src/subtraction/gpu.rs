@@ -16,33 +16,46 @@
 //!
 //! # Where the history lives
 //! Each triple keeps a ring of the last `R` words (`R` a power of two covering `b + 2c` values
-//! back, for the proofs' windows), interleaved in a storage buffer: row `r` of slot `i` at
-//! `r * stride + i`, a `vec2<u32>` holding both planes. Slots of a batch run in lock-step (every
-//! one at the same word index in the same step), and neighbouring slots hold neighbouring
-//! triples of the scan (the same `c`, the same `a` and nearby `b`), so a warp's loads of a row
-//! fall in one or two 128-byte lines: coalesced, and the whole ring of a warp stays in L1/L2.
-//! Workgroup memory was the alternative: it caps `c` (at 48 KiB a workgroup, `c <= 1000` needs
-//! 1 KiB a triple, so 48 triples a workgroup, a sixth of an SM's threads) and gains little
-//! where the loads are already coalesced; private arrays indexed at run time spill to local
-//! memory on NVIDIA. The storage ring has no limit on `c` but the binding size.
+//! back, for the proofs' windows) in a storage buffer, a `vec2<u32>` (both planes) a row, rows
+//! interleaved within blocks of 64 slots: row `r` of slot `i` at `((i / 64) R + r) 64 + i % 64`.
+//! The slots of a pass run in lock-step (those with one `c` are at the same word index in the
+//! same step), and neighbouring slots hold neighbouring triples of the scan (the same `c` and
+//! `a`, nearby `b`), so a warp's loads of a row fall in one or two 128-byte lines: coalesced,
+//! and a warp's whole ring (32 KiB at `c = 1000`) stays in L1/L2. The alternatives, weighed
+//! without a GPU to time them on (llvmpipe cannot rank them: its "workgroup memory" is the same
+//! RAM, and it ran the blocked and the fully interleaved layouts equally fast): workgroup
+//! memory caps `c` (48 KiB a workgroup and 1 KiB a triple at `c = 1000` is 48 triples, a sixth
+//! of an SM's threads) and gains little where loads are already coalesced; private arrays
+//! indexed at run time spill to local memory on NVIDIA. The storage ring limits `c` only by
+//! the binding size. A lent GPU should time the workgroup ring for small `c` against this one.
 //!
 //! # Cost per step (32 positions)
-//! Loads: two rows per move of 32 or more (at most 6) and two per pair sum (6), each a `vec2`
-//! (8 bytes), all in the last `R` rows; one store. About 25 logic operations per far move and
-//! per pass of the near moves, 30 per pair sum (funnel, two XORs, two `countLeadingZeros`, two
-//! `max`), so 150-200 operations for 32 positions where the old shader made about seven storage
-//! accesses (one a read-modify-write of a shared ring word) and 60 operations per position.
+//! Each window (a move of 32 or more, a pair sum) slides one word a step, so it loads one row
+//! (a `vec2`, 8 bytes) a step and keeps the other in a register: at most 6 loads and 1 store per
+//! step, all in the last `R` rows. Operations, counted in the shader: a far move about 18 (row
+//! address 4, funnel 8, offers 6), the guess and the two other pair-sum windows 12 each, the
+//! mex 5, the comparisons 45 (both XOR forms, six `countLeadingZeros`, selects and `max`), the
+//! proof test and loop 11: about 160 for `a >= 32`; a pass over the near moves costs 20 to 45
+//! more, and a step takes 1.6 passes on average over `c <= 200`. The shader this replaced
+//! computed one position a step, with about seven storage accesses (one a read-modify-write of
+//! a ring word shared by 16 positions) and 60 operations: per 32 positions, 224 accesses and
+//! about 1,900 operations, against 7 and about 200 here.
 //!
 //! # No batch waits for its slowest triple
-//! The first pass stops each triple at `16c + 64` values (enough for about 92%, spec section
-//! 3.2); `compact` then copies the unfinished slots, state and ring, densely to a second buffer
-//! set, so the next pass, with a cap four times longer, runs on full warps that resume where
-//! they stopped. Passes repeat until no slot is left or few enough are left (at most
-//! [`GpuTuning::cpu_handoff`]) that the CPU path, which runs a lone long pre-period several
-//! times faster than one GPU lane, finishes them. Triples the GPU cannot certify go to the CPU
-//! too: additive ones (`c = a + b`, whose period divides no pair sum), solved on the CPU from
-//! the start, beside the GPU's batches, and any that reach `4c^2 + 4096` values without a pair
-//! sum proof (none for `c <= 300`), where the CPU searches every period.
+//! A warp runs as long as its longest lane, and pre-periods vary by orders of magnitude, so a
+//! batch runs in passes with doubling caps: the first stops each triple at `2c + 64` values,
+//! each later one at twice the cap before. After each pass `compact` copies the unfinished
+//! slots, state and ring, densely to a second buffer set, so the next pass runs on full warps
+//! that resume where they stopped. On the triples with `c <= 120` this keeps 75% of the lanes of
+//! warps of 32 busy, where one pass to `16c + 64` and then the rest kept 39% (the lane model of
+//! [`GpuStats`], from the lengths each triple ran; `nimseq bench sub` prints it). Passes repeat
+//! until no slot is left or so few are ([`GpuTuning::cpu_handoff`]) that the CPU path, which
+//! runs a lone long pre-period several times faster than one GPU lane, finishes them. The CPU
+//! takes what the GPU cannot certify too: additive triples (`c = a + b`, whose period divides no
+//! pair sum), solved on the CPU from the start, beside the GPU's batches, and any that reach
+//! `4c^2 + 4096` values without a pair-sum proof (none for `c <= 300`), for which the CPU
+//! searches every period. A scan keeps two chunks in flight, each with its own buffers: one
+//! chunk's passes run while the other waits for its survivor count or for its CPU part.
 
 use bytemuck::{Pod, Zeroable};
 
@@ -60,6 +73,8 @@ const STATUS_CERTIFIED: u32 = 0;
 const STATUS_NOT_CERTIFIED: u32 = 1;
 /// Positions a word holds.
 const WORD: u64 = 32;
+/// Buffer sets kept for reuse: one for each chunk a scan has in flight.
+const POOLED_BUFFERS: usize = 2;
 /// Each pass's cap is this power of two times the one before (a shift of the first cap).
 const CAP_GROWTH_SHIFT: u32 = 1;
 
@@ -219,7 +234,9 @@ pub struct SubtractionGpu<'a> {
     compact: wgpu::ComputePipeline,
     tuning: GpuTuning,
     stats: std::sync::Mutex<GpuStats>,
-    buffers: std::sync::Mutex<Option<Box<Buffers>>>,
+    /// Buffers free for a batch: one a thread that solves at once (a scan has two chunks in
+    /// flight, so that one's passes run while the other waits for a count or its CPU part).
+    buffers: std::sync::Mutex<Vec<Buffers>>,
 }
 
 /// One set of slot buffers: states and rings.
@@ -457,12 +474,12 @@ impl<'a> SubtractionGpu<'a> {
                 }
             })
             .collect();
-        let mut cache = self.buffers.lock().unwrap_or_else(|p| p.into_inner());
-        let bufs = match cache.take() {
-            Some(b) if b.slots >= count && b.rows >= rows => b,
-            _ => Box::new(Buffers::new(self, count, rows)),
+        let free = {
+            let mut pool = self.buffers.lock().unwrap_or_else(|p| p.into_inner());
+            let fits = pool.iter().position(|b| b.slots >= count && b.rows >= rows);
+            fits.map(|i| pool.swap_remove(i))
         };
-        let bufs = cache.insert(bufs);
+        let bufs = free.unwrap_or_else(|| Buffers::new(self, count, rows));
         ctx.queue
             .write_buffer(&bufs.sets[0].states, 0, bytemuck::cast_slice(&states));
         // u32::MAX everywhere, so that an unwritten result cannot pass as a period.
@@ -496,7 +513,14 @@ impl<'a> SubtractionGpu<'a> {
             &bufs.results,
             (batch.len() * std::mem::size_of::<GpuResult>()) as u64,
         )?;
-        drop(cache);
+        let mut pool = self.buffers.lock().unwrap_or_else(|p| p.into_inner());
+        pool.push(bufs);
+        if pool.len() > POOLED_BUFFERS {
+            // The smallest goes: a batch that needs more takes the larger ones.
+            pool.sort_by_key(|b| u64::from(b.slots) * b.rows);
+            pool.remove(0);
+        }
+        drop(pool);
         let results: &[GpuResult] = bytemuck::cast_slice(&bytes);
         let mut left = Vec::new();
         let mut stats = GpuStats {
