@@ -8,8 +8,10 @@
 // Entry points:
 // - `step`: advances every live slot until its triple is proved or reaches this pass's cap;
 //   a proved triple writes its four numbers to `results[index]` and leaves its slot dead.
-// - `compact`: copies the live slots (state and ring) to the other buffer set, densely, in slot
-//   order within each workgroup, and counts them, so the next pass runs on full warps.
+//   It counts the slots still running.
+// - `compact`: copies the live slots (state and the ring rows still to be read) to the other
+//   buffer set, densely, in slot order within each workgroup, so the next pass runs on full
+//   warps. The host runs it when enough slots have finished to pay for the copy.
 
 // Must be kept in sync with `Params` in src/subtraction/gpu.rs.
 struct Params {
@@ -63,6 +65,7 @@ const WORKGROUP_SIZE: u32 = 64u;
 @group(0) @binding(4) var<storage, read_write> next_states: array<State>;
 @group(0) @binding(5) var<storage, read_write> next_ring: array<vec2<u32>>;
 @group(0) @binding(6) var<storage, read_write> live_count: atomic<u32>;
+@group(0) @binding(7) var<storage, read_write> cursor: atomic<u32>;
 
 fn flat_index(gid: vec3<u32>, groups: vec3<u32>) -> u32 {
     return gid.y * groups.x * WORKGROUP_SIZE + gid.x;
@@ -226,17 +229,12 @@ fn pass_end(s: State) -> u32 {
     return min(first << params.cap_shift, s.last_words);
 }
 
-@compute @workgroup_size(WORKGROUP_SIZE)
-fn step(@builtin(global_invocation_id) gid: vec3<u32>,
-        @builtin(num_workgroups) groups: vec3<u32>) {
-    let slot = flat_index(gid, groups);
-    if slot >= params.count {
-        return;
-    }
+// Advances one slot through this pass; whether it is still running after it.
+fn run_slot(slot: u32) -> bool {
     let base = ring_base(slot);
     var s = states[slot];
     if s.words == DEAD {
-        return;
+        return false;
     }
     if s.words == 0u {
         // Every row holds 3 until written: the positions below 0.
@@ -362,10 +360,36 @@ fn step(@builtin(global_invocation_id) gid: vec3<u32>,
     s.clean_out = vec4(clean_out, 0u);
     s.passes = passes_done;
     states[slot] = s;
+    return s.words != DEAD;
+}
+
+var<workgroup> running: atomic<u32>;
+
+// One pass over the slots, counting those still running into `live_count` (one global atomic a
+// workgroup), from which the host decides whether to compact before the next pass.
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn step(@builtin(global_invocation_id) gid: vec3<u32>,
+        @builtin(local_invocation_index) lid: u32,
+        @builtin(num_workgroups) groups: vec3<u32>) {
+    let slot = flat_index(gid, groups);
+    var live = false;
+    if slot < params.count {
+        live = run_slot(slot);
+    }
+    if live {
+        atomicAdd(&running, 1u);
+    }
+    workgroupBarrier();
+    if lid == 0u {
+        let n = atomicLoad(&running);
+        if n > 0u {
+            atomicAdd(&live_count, n);
+        }
+    }
 }
 
 var<workgroup> prefix: array<u32, WORKGROUP_SIZE>;
-var<workgroup> base: u32;
+var<workgroup> block_start: u32;
 
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn compact(@builtin(global_invocation_id) gid: vec3<u32>,
@@ -389,16 +413,21 @@ fn compact(@builtin(global_invocation_id) gid: vec3<u32>,
         workgroupBarrier();
     }
     if lid == WORKGROUP_SIZE - 1u {
-        base = atomicAdd(&live_count, prefix[lid]);
+        block_start = atomicAdd(&cursor, prefix[lid]);
     }
     workgroupBarrier();
     if live {
-        let to = base + prefix[lid] - 1u;
-        next_states[to] = states[slot];
+        let to = block_start + prefix[lid] - 1u;
+        let s = states[slot];
+        next_states[to] = s;
+        // The rows a read can reach from here on (those below position 0 hold 3, and come too):
+        // b + 2c values back (see top_matches), no more than the ring.
+        let rows = min((s.b + 2u * s.c + 31u) / 32u + 4u, params.ring_mask + 1u);
         let src = ring_base(slot);
         let into = ring_base(to);
-        for (var r = 0u; r <= params.ring_mask; r++) {
-            next_ring[into + r * WORKGROUP_SIZE] = ring[src + r * WORKGROUP_SIZE];
+        for (var j = 1u; j <= rows; j++) {
+            let r = ((s.words - j) & params.ring_mask) * WORKGROUP_SIZE;
+            next_ring[into + r] = ring[src + r];
         }
     }
 }

@@ -318,6 +318,7 @@ fn gpu_passes_compaction_batches_and_2d_dispatch() {
         batch: 1000,
         first_cap: (0, 32),
         cpu_handoff: 0,
+        compact_below: 1.0,
         max_groups_per_dim: Some(2),
     };
     // 1000 slots are 16 workgroups: 2 x 8 of them.
@@ -329,6 +330,15 @@ fn gpu_passes_compaction_batches_and_2d_dispatch() {
     assert!(batches >= 30, "{stats:?}");
     // Caps of 1, 2, 4, ... words: the longest triples of a batch (G up to a few hundred
     // values) take five passes or more, each compacting the survivors.
+    assert!(stats.gpu_passes >= 5 * batches, "{stats:?}");
+
+    // Never compacting: finished slots idle in their warps, the rest resume in place.
+    let in_place = gpu_alone(GpuTuning {
+        compact_below: 0.0,
+        ..tiny.clone()
+    })
+    .unwrap();
+    let stats = assert_gpu_matches_cpu(&in_place, &triples, "no compaction");
     assert!(stats.gpu_passes >= 5 * batches, "{stats:?}");
 
     let handing = SubtractionGpu::with_tuning(

@@ -44,9 +44,11 @@
 //! # No batch waits for its slowest triple
 //! A warp runs as long as its longest lane, and pre-periods vary by orders of magnitude, so a
 //! batch runs in passes with doubling caps: the first stops each triple at `2c + 64` values,
-//! each later one at twice the cap before. After each pass `compact` copies the unfinished
-//! slots, state and ring, densely to a second buffer set, so the next pass runs on full warps
-//! that resume where they stopped. On the triples with `c <= 120` this keeps 75% of the lanes of
+//! each later one at twice the cap before. `step` counts the slots still running; once fewer
+//! than [`GpuTuning::compact_below`] of a pass's slots are (a quarter finished), `compact`
+//! copies them, state and the ring rows still to be read, densely to a second buffer set, so
+//! the next pass runs on full warps that resume where they stopped (fewer finish in the early
+//! passes of long triples: there a copy would buy little). On the triples with `c <= 120` this keeps 75% of the lanes of
 //! warps of 32 busy, where one pass to `16c + 64` and then the rest kept 39% (the lane model of
 //! [`GpuStats`], from the lengths each triple ran; `nimseq bench sub` prints it). Passes repeat
 //! until no slot is left or so few are ([`GpuTuning::cpu_handoff`]) that the CPU path, which
@@ -73,6 +75,8 @@ const STATUS_CERTIFIED: u32 = 0;
 const STATUS_NOT_CERTIFIED: u32 = 1;
 /// Positions a word holds.
 const WORD: u64 = 32;
+/// Default of [`GpuTuning::compact_below`].
+const COMPACT_BELOW: f64 = 0.75;
 /// Buffer sets kept for reuse: one for each chunk a scan has in flight.
 const POOLED_BUFFERS: usize = 2;
 /// Each pass's cap is this power of two times the one before (a shift of the first cap).
@@ -137,6 +141,9 @@ pub struct GpuTuning {
     pub first_cap: (u32, u32),
     /// When a pass leaves this many slots or fewer, the CPU solves them instead.
     pub cpu_handoff: u32,
+    /// The survivors of a pass are compacted when they are fewer than this share of the slots
+    /// it ran (1.0: whenever any finished; 0.0: never).
+    pub compact_below: f64,
     /// Workgroups a dispatch dimension takes at most, below the adapter's limit (tests).
     pub max_groups_per_dim: Option<u32>,
 }
@@ -147,6 +154,7 @@ impl Default for GpuTuning {
             batch: 1 << 20,
             first_cap: (2, 64),
             cpu_handoff: 512,
+            compact_below: COMPACT_BELOW,
             max_groups_per_dim: None,
         }
     }
@@ -161,23 +169,26 @@ impl GpuTuning {
         (first << shift).min(u64::from(s.last_words)) as u32
     }
 
-    /// Steps used and lane-steps spent over `passes` passes, warps of [`WARP`] slots formed by
-    /// each pass's survivors in order, where slot `i` runs `ran[i]` words in all.
-    fn lane_steps(&self, states: &[GpuState], ran: &[u32], passes: u32) -> (u64, u64) {
+    /// Steps used and lane-steps spent over the passes, where slot `i` runs `ran[i]` words in
+    /// all and `compacted[k]` says whether pass `k` ran on the survivors compacted (else on the
+    /// slots before, finished ones idling in their warps); warps are [`WARP`] slots in order.
+    fn lane_steps(&self, states: &[GpuState], ran: &[u32], compacted: &[bool]) -> (u64, u64) {
         let (mut used, mut spent) = (0, 0);
-        for pass in 0..passes {
-            let steps: Vec<u64> = states
-                .iter()
-                .zip(ran)
-                .filter_map(|(s, &ran)| {
-                    let from = if pass == 0 {
-                        0
-                    } else {
-                        self.pass_end(s, pass - 1)
-                    };
-                    (ran > from).then(|| u64::from(ran.min(self.pass_end(s, pass)) - from))
-                })
-                .collect();
+        let mut layout: Vec<usize> = (0..states.len()).collect();
+        for (pass, &compacted) in compacted.iter().enumerate() {
+            let pass = pass as u32;
+            let from = |i: usize| match pass {
+                0 => 0,
+                _ => self.pass_end(&states[i], pass - 1),
+            };
+            if compacted {
+                layout.retain(|&i| ran[i] > from(i));
+            }
+            let steps = layout.iter().map(|&i| {
+                let (from, to) = (from(i), ran[i].min(self.pass_end(&states[i], pass)));
+                u64::from(to.saturating_sub(from))
+            });
+            let steps: Vec<u64> = steps.collect();
             for warp in steps.chunks(WARP) {
                 used += warp.iter().sum::<u64>();
                 spent += WARP as u64 * warp.iter().max().expect("a warp has a lane");
@@ -254,7 +265,9 @@ struct Buffers {
     sets: [SlotSet; 2],
     results: wgpu::Buffer,
     params: wgpu::Buffer,
+    /// What `step` counts (slots still running), and where `compact` writes the next one.
     live: wgpu::Buffer,
+    cursor: wgpu::Buffer,
     /// Pass `k` steps on set `k % 2` and compacts it into the other: `groups[k % 2]` binds
     /// both entry points for that.
     groups: [(wgpu::BindGroup, wgpu::BindGroup); 2],
@@ -289,6 +302,7 @@ impl Buffers {
             U::UNIFORM | U::COPY_DST,
         );
         let live = ctx.buffer("live count", 4, U::STORAGE | U::COPY_DST | U::COPY_SRC);
+        let cursor = ctx.buffer("compaction cursor", 4, U::STORAGE | U::COPY_DST);
         let bind = |from: &SlotSet, to: &SlotSet| {
             let step = ctx.bind_group(
                 &gpu.step,
@@ -297,6 +311,7 @@ impl Buffers {
                     (1, &from.states),
                     (2, &from.ring),
                     (3, &results),
+                    (6, &live),
                 ],
             );
             let compact = ctx.bind_group(
@@ -307,7 +322,7 @@ impl Buffers {
                     (2, &from.ring),
                     (4, &to.states),
                     (5, &to.ring),
-                    (6, &live),
+                    (7, &cursor),
                 ],
             );
             (step, compact)
@@ -320,6 +335,7 @@ impl Buffers {
             results,
             params,
             live,
+            cursor,
             groups,
         }
     }
@@ -485,12 +501,16 @@ impl<'a> SubtractionGpu<'a> {
         // u32::MAX everywhere, so that an unwritten result cannot pass as a period.
         let sentinel = vec![0xFFu8; batch.len() * std::mem::size_of::<GpuResult>()];
         ctx.queue.write_buffer(&bufs.results, 0, &sentinel);
-        let mut alive = count;
+        // The live slots are the first `slots` of set `set`; `compacted[k]`: whether pass k
+        // ran on a freshly compacted set.
+        let (mut set, mut slots) = (0, count);
+        let mut alive;
+        let mut compacted = vec![false];
         let mut pass = 0u32;
         // Every slot is proved, or given up at its last cap, unless the CPU takes the rest.
-        while alive > 0 && (pass == 0 || alive > self.tuning.cpu_handoff) {
+        loop {
             let p = Params {
-                count: alive,
+                count: slots,
                 _unused: 0,
                 ring_mask: (rows - 1) as u32,
                 cap_shift: (CAP_GROWTH_SHIFT * pass).min(31),
@@ -501,13 +521,24 @@ impl<'a> SubtractionGpu<'a> {
             ctx.queue
                 .write_buffer(&bufs.params, 0, bytemuck::bytes_of(&p));
             ctx.queue.write_buffer(&bufs.live, 0, &[0; 4]);
-            let (step, compact) = &bufs.groups[pass as usize % 2];
+            let (step, compact) = &bufs.groups[set];
             let size =
-                ctx.dispatch_size_at_most(alive, WORKGROUP_SIZE, self.tuning.max_groups_per_dim);
-            ctx.dispatch_all(&[(&self.step, step, size), (&self.compact, compact, size)]);
+                ctx.dispatch_size_at_most(slots, WORKGROUP_SIZE, self.tuning.max_groups_per_dim);
+            ctx.dispatch(&self.step, step, size);
             let bytes = ctx.read_buffer(&bufs.live)?;
             alive = u32::from_le_bytes(bytes[..4].try_into().expect("four bytes"));
             pass += 1;
+            if alive == 0 || alive <= self.tuning.cpu_handoff {
+                break;
+            }
+            // Compact once enough slots have finished that full warps save more than the copy.
+            let compact_now = f64::from(alive) < self.tuning.compact_below * f64::from(slots);
+            if compact_now {
+                ctx.queue.write_buffer(&bufs.cursor, 0, &[0; 4]);
+                ctx.dispatch(&self.compact, compact, size);
+                (set, slots) = (1 - set, alive);
+            }
+            compacted.push(compact_now);
         }
         let bytes = ctx.read_buffer_prefix(
             &bufs.results,
@@ -537,7 +568,7 @@ impl<'a> SubtractionGpu<'a> {
             })
             .collect();
         (stats.lane_steps_used, stats.lane_steps_spent) =
-            self.tuning.lane_steps(&states, &ran, pass);
+            self.tuning.lane_steps(&states, &ran, &compacted);
         for (&i, r) in batch.iter().zip(results) {
             match r.status {
                 STATUS_CERTIFIED => {
@@ -607,9 +638,15 @@ mod tests {
         let states = vec![state(10, 100); 33];
         let mut ran = vec![1; 33];
         ran[0] = 5; // two words in pass 0, two more in pass 1 (cap 4), one in pass 2
-        let (used, spent) = tuning.lane_steps(&states, &ran, 3);
+        let (used, spent) = tuning.lane_steps(&states, &ran, &[false, true, true]);
         assert_eq!(used, 5 + 32);
         // Pass 0: 32 * 2 + 32 * 1; pass 1: 32 * 2; pass 2: 32 * 1.
         assert_eq!(spent, 32 * 2 + 32 + 32 * 2 + 32);
+        // Two survivors in two warps: compacted they share one, in place each keeps its own.
+        ran[32] = 5;
+        let compacted = tuning.lane_steps(&states, &ran, &[false, true, true]);
+        let in_place = tuning.lane_steps(&states, &ran, &[false, false, false]);
+        assert_eq!(compacted, (10 + 31, 32 * 2 * 2 + 32 * 2 + 32));
+        assert_eq!(in_place, (10 + 31, 32 * 2 * 2 + 2 * (32 * 2 + 32)));
     }
 }
