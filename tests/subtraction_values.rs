@@ -248,9 +248,8 @@ fn gpu_alone(tuning: GpuTuning) -> Option<SubtractionGpu<'static>> {
     Some(SubtractionGpu::with_tuning(ctx, tuning).unwrap())
 }
 
-/// GPU rows against the fast CPU path's, key by key, and every non-additive triple certified
-/// on the GPU itself (a slot the GPU skipped would otherwise be rescued by the CPU unseen).
-fn assert_gpu_matches_cpu(gpu: &SubtractionGpu<'_>, triples: &[Triple], what: &str) -> GpuStats {
+/// GPU rows against the fast CPU path's, key by key; what the GPU did for them.
+fn assert_same_rows(gpu: &SubtractionGpu<'_>, triples: &[Triple], what: &str) -> GpuStats {
     let want = triple_solver::solve_triples(triples, |t| long_cap(t.c)).unwrap();
     gpu.take_stats();
     let got = gpu.solve(triples).unwrap();
@@ -262,7 +261,13 @@ fn assert_gpu_matches_cpu(gpu: &SubtractionGpu<'_>, triples: &[Triple], what: &s
             t.ruleset()
         );
     }
-    let stats = gpu.take_stats();
+    gpu.take_stats()
+}
+
+/// [`assert_same_rows`], and every non-additive triple certified on the GPU itself (a slot the
+/// GPU skipped would otherwise be rescued by the CPU unseen).
+fn assert_gpu_matches_cpu(gpu: &SubtractionGpu<'_>, triples: &[Triple], what: &str) -> GpuStats {
+    let stats = assert_same_rows(gpu, triples, what);
     let additive = triples.iter().filter(|t| t.c == t.a + t.b).count() as u64;
     assert_eq!(stats.on_gpu, triples.len() as u64 - additive, "{what}");
     assert_eq!(stats.on_cpu, additive, "{what}");
@@ -349,17 +354,7 @@ fn gpu_passes_compaction_batches_and_2d_dispatch() {
         },
     )
     .unwrap();
-    let want = triple_solver::solve_triples(&triples, |t| long_cap(t.c)).unwrap();
-    let got = handing.solve(&triples).unwrap();
-    for ((t, want), got) in triples.iter().zip(&want).zip(got) {
-        assert_eq!(
-            got.unwrap().key(),
-            want.key(),
-            "{} (hand-back)",
-            t.ruleset()
-        );
-    }
-    let stats = handing.take_stats();
+    let stats = assert_same_rows(&handing, &triples, "hand-back");
     let additive = triples.iter().filter(|t| t.c == t.a + t.b).count() as u64;
     assert!(
         stats.on_cpu > additive,
