@@ -1,9 +1,23 @@
-// Subtraction games {a, b, c}, bit-sliced: one invocation owns one triple and computes 32
-// positions a step, as two u32 planes (bit j of G), with period proofs on each new word.
+// Subtraction games {a, b, c}, bit-sliced: one invocation owns one triple and computes a word
+// of positions a step (32, or 64 where the adapter has 64-bit integers), as two planes (bit j
+// of G), with period proofs on each new word.
+//
+// The word: u32 here; the host swaps this block for its u64 twin (src/subtraction/gpu.rs,
+// WORD64) on adapters with SHADER_INT64. Everything below is written for either.
+// word: begin
+alias Word = u32;
+const WORD_BITS: u32 = 32u;
+// Leading zeros of each lane.
+fn clz3(d: vec3<Word>) -> vec3<u32> {
+    return countLeadingZeros(d);
+}
+// word: end
+const ZERO: Word = Word(0);
+const ONES: Word = ~Word(0);
 //
 // Host side and design notes (memory layout, passes, compaction, per-step costs):
 // src/subtraction/gpu.rs. CPU twins: src/subtraction/triple_solver.rs and row_math.rs (the same
-// word arithmetic on 64 positions) and src/subtraction/reference.rs (plain); all give the same rows.
+// word arithmetic) and src/subtraction/reference.rs (plain); all give the same rows.
 //
 // Entry points:
 // - `step`: advances every live slot until its triple is proved or reaches this pass's cap;
@@ -60,10 +74,10 @@ const WORKGROUP_SIZE: u32 = 64u;
 
 @group(0) @binding(0) var<uniform> params: Params;
 @group(0) @binding(1) var<storage, read_write> states: array<State>;
-@group(0) @binding(2) var<storage, read_write> ring: array<vec2<u32>>;
+@group(0) @binding(2) var<storage, read_write> ring: array<vec2<Word>>;
 @group(0) @binding(3) var<storage, read_write> results: array<Result>;
 @group(0) @binding(4) var<storage, read_write> next_states: array<State>;
-@group(0) @binding(5) var<storage, read_write> next_ring: array<vec2<u32>>;
+@group(0) @binding(5) var<storage, read_write> next_ring: array<vec2<Word>>;
 @group(0) @binding(6) var<storage, read_write> live_count: atomic<u32>;
 @group(0) @binding(7) var<storage, read_write> cursor: atomic<u32>;
 
@@ -82,30 +96,30 @@ fn ring_base(i: u32) -> u32 {
 // Word w of the values of the slot whose ring starts at `base` (w may be "negative", wrapped:
 // the ring's rows hold 3 there until written, so moves and comparisons below position 0 read
 // 3, which no mex uses).
-fn row(base: u32, w: u32) -> vec2<u32> {
+fn row(base: u32, w: u32) -> vec2<Word> {
     return ring[base + (w & params.ring_mask) * WORKGROUP_SIZE];
 }
 
 // A shift back of `back` positions, as rows and a bit offset: the window starts `rows` rows
-// back at bit `bit` (rows = ceil(back / 32), bit = 32 rows - back).
+// back at bit `bit` (rows = ceil(back / WORD_BITS), bit = WORD_BITS rows - back).
 struct Back {
     rows: u32,
     bit: u32,
 }
 
 fn back_of(shift: u32) -> Back {
-    let rows = (shift + 31u) / 32u;
-    return Back(rows, rows * 32u - shift);
+    let rows = (shift + WORD_BITS - 1u) / WORD_BITS;
+    return Back(rows, rows * WORD_BITS - shift);
 }
 
-// Bits [bit, bit + 32) of the 64 bits hi:lo, both planes (two shifts on the high side, so that
-// bit = 0 needs no branch: WGSL takes shift counts modulo 32).
-fn funnel(lo: vec2<u32>, hi: vec2<u32>, bit: u32) -> vec2<u32> {
-    return (lo >> vec2(bit)) | ((hi << vec2(1u)) << vec2(31u - bit));
+// Bits [bit, bit + WORD_BITS) of the double word hi:lo, both planes (two shifts on the high
+// side, so that bit = 0 needs no branch: WGSL takes shift counts modulo the width).
+fn funnel(lo: vec2<Word>, hi: vec2<Word>, bit: u32) -> vec2<Word> {
+    return (lo >> vec2(bit)) | ((hi << vec2(1u)) << vec2(WORD_BITS - 1u - bit));
 }
 
-// Values [32 w - shift, 32 w - shift + 32).
-fn window(base: u32, w: u32, at: Back) -> vec2<u32> {
+// Values [WORD_BITS w - shift, WORD_BITS (w + 1) - shift).
+fn window(base: u32, w: u32, at: Back) -> vec2<Word> {
     return funnel(row(base, w - at.rows), row(base, w - at.rows + 1u), at.bit);
 }
 
@@ -114,7 +128,7 @@ fn window(base: u32, w: u32, at: Back) -> vec2<u32> {
 struct Slide {
     rows: u32,
     bit: u32,
-    lo: vec2<u32>,
+    lo: vec2<Word>,
 }
 
 // The window `shift` back, about to read word w.
@@ -123,66 +137,66 @@ fn slide_at(base: u32, shift: u32, w: u32) -> Slide {
     return Slide(at.rows, at.bit, row(base, w - at.rows));
 }
 
-fn high_row(base: u32, at: Slide, w: u32) -> vec2<u32> {
+fn high_row(base: u32, at: Slide, w: u32) -> vec2<Word> {
     return row(base, w - at.rows + 1u);
 }
 
 // The window for word w, given its high row, and the slide to word w + 1.
-fn advance(at: ptr<function, Slide>, hi: vec2<u32>) -> vec2<u32> {
+fn advance(at: ptr<function, Slide>, hi: vec2<Word>) -> vec2<Word> {
     let v = funnel((*at).lo, hi, (*at).bit);
     (*at).lo = hi;
     return v;
 }
 
-// What the options of 32 positions offer, gathered move by move: where no option is 0, where
+// What the options of a word of positions offer, gathered move by move: where no option is 0, where
 // some option is 1, and 2 (value 3 offers nothing the mex of three options uses).
 struct Offers {
-    no_zero: u32,
-    one: u32,
-    two: u32,
+    no_zero: Word,
+    one: Word,
+    two: Word,
 }
 
-fn add(o: Offers, v: vec2<u32>) -> Offers {
+fn add(o: Offers, v: vec2<Word>) -> Offers {
     return Offers(o.no_zero & (v.x | v.y), o.one | (v.x & ~v.y), o.two | (v.y & ~v.x));
 }
 
-fn mex(o: Offers) -> vec2<u32> {
+fn mex(o: Offers) -> vec2<Word> {
     return vec2(~(o.no_zero | (o.one & ~o.two)), o.one & ~o.no_zero);
 }
 
-// What a move s < 32 reads for the word `cur` while it fills: `cur` moved up s positions, the
-// lowest s from the top of the word before.
-fn near(cur: vec2<u32>, prev: vec2<u32>, s: u32) -> vec2<u32> {
-    return (cur << vec2(s)) | (prev >> vec2(32u - s));
+// What a move s < WORD_BITS reads for the word `cur` while it fills: `cur` moved up s
+// positions, the lowest s from the top of the word before.
+fn near(cur: vec2<Word>, prev: vec2<Word>, s: u32) -> vec2<Word> {
+    return (cur << vec2(s)) | (prev >> vec2(WORD_BITS - s));
 }
 
-fn values_differ(u: vec2<u32>, v: vec2<u32>) -> u32 {
+fn values_differ(u: vec2<Word>, v: vec2<Word>) -> Word {
     return (u.x ^ v.x) | (u.y ^ v.y);
 }
 
 // Where two words differ in being 0 or not.
-fn outcomes_differ(u: vec2<u32>, v: vec2<u32>) -> u32 {
+fn outcomes_differ(u: vec2<Word>, v: vec2<Word>) -> Word {
     return (u.x | u.y) ^ (v.x | v.y);
 }
 
-// Whether the top `window_len` values below `len` (a multiple of 32) repeat `d` earlier:
-// values, or only outcomes. The rows reach back (window_len + d) / 32 + 2.
+// Whether the top `window_len` values below `len` (a multiple of WORD_BITS) repeat `d` earlier:
+// values, or only outcomes. The rows reach back (window_len + d) / WORD_BITS + 2.
 fn top_matches(base: u32, len: u32, window_len: u32, d: u32, outcome: bool) -> bool {
     let at = back_of(d);
     let first = len - window_len;
-    var w = len / 32u;
+    var w = len / WORD_BITS;
     loop {
-        if w == 0u || (w * 32u) <= first {
+        if w == 0u || (w * WORD_BITS) <= first {
             break;
         }
         w -= 1u;
         let u = row(base, w);
         let v = window(base, w, at);
         var diff = select(values_differ(u, v), outcomes_differ(u, v), outcome);
-        if w * 32u < first {
-            diff &= ~0u << (first - w * 32u);
+        if w * WORD_BITS < first {
+            diff &= ONES << (first - w * WORD_BITS);
         }
-        if diff != 0u {
+        if diff != ZERO {
             return false;
         }
     }
@@ -222,7 +236,7 @@ fn least_period(base: u32, len: u32, c: u32, p: u32, outcome: bool) -> u32 {
 
 // The cap of this pass for a triple, in words.
 fn pass_end(s: State) -> u32 {
-    let first = (params.cap_mul * s.c + params.cap_add + 31u) / 32u;
+    let first = (params.cap_mul * s.c + params.cap_add + WORD_BITS - 1u) / WORD_BITS;
     if first > (s.last_words >> params.cap_shift) {
         return s.last_words;
     }
@@ -239,12 +253,12 @@ fn run_slot(slot: u32) -> bool {
     if s.words == 0u {
         // Every row holds 3 until written: the positions below 0.
         for (var r = 0u; r <= params.ring_mask; r++) {
-            ring[base + r * WORKGROUP_SIZE] = vec2(~0u);
+            ring[base + r * WORKGROUP_SIZE] = vec2(ONES);
         }
     }
     let sums = vec3(s.a + s.b, s.a + s.c, s.b + s.c);
     // Passes a word needs from an arbitrary start: each makes a more positions final.
-    let passes = select(1u, (32u + s.a - 1u) / s.a, s.a < 32u);
+    let passes = select(1u, (WORD_BITS + s.a - 1u) / s.a, s.a < WORD_BITS);
     let end = pass_end(s);
     var w = s.words;
     var clean = s.clean.xyz;
@@ -263,35 +277,36 @@ fn run_slot(slot: u32) -> bool {
         if w >= end {
             break;
         }
-        // What the moves of 32 or more offer: finished words (for a move of exactly 32 the
-        // high row is the word being made, which the funnel shifts out).
-        var fixed = Offers(~0u, 0u, 0u);
-        var hi_a = vec2(0u);
-        var hi_b = vec2(0u);
-        var hi_c = vec2(0u);
-        if s.a >= 32u {
+        // What the moves of WORD_BITS or more offer: finished words (for a move of exactly
+        // WORD_BITS the high row is the word being made, which the funnel shifts out).
+        var fixed = Offers(ONES, ZERO, ZERO);
+        var hi_a = vec2(ZERO);
+        var hi_b = vec2(ZERO);
+        var hi_c = vec2(ZERO);
+        if s.a >= WORD_BITS {
             hi_a = high_row(base, move_a, w);
             fixed = add(fixed, funnel(move_a.lo, hi_a, move_a.bit));
         }
-        if s.b >= 32u {
+        if s.b >= WORD_BITS {
             hi_b = high_row(base, move_b, w);
             fixed = add(fixed, funnel(move_b.lo, hi_b, move_b.bit));
         }
-        if s.c >= 32u {
+        if s.c >= WORD_BITS {
             hi_c = high_row(base, move_c, w);
             fixed = add(fixed, funnel(move_c.lo, hi_c, move_c.bit));
         }
-        // The moves below 32 read the word itself: passes from a guess (the values b + c
+        // The moves below WORD_BITS read the word itself: passes from a guess (the values b + c
         // earlier, right once the values repeat), each exact on a more positions, until a pass
         // changes nothing (only the true word is left unchanged) or a pass from any start
-        // would be exact. (When b + c <= 32 the guess reads a stale row: a guess all the same.)
+        // would be exact. (When b + c <= WORD_BITS the guess reads a stale row: a guess all
+        // the same.)
         let hi_2 = high_row(base, sum2, w);
         var cur = funnel(sum2.lo, hi_2, sum2.bit);
-        if s.a < 32u {
+        if s.a < WORD_BITS {
             for (var i = 0u; i < passes; i++) {
                 var o = add(fixed, near(cur, prev, s.a));
-                if s.b < 32u { o = add(o, near(cur, prev, s.b)); }
-                if s.c < 32u { o = add(o, near(cur, prev, s.c)); }
+                if s.b < WORD_BITS { o = add(o, near(cur, prev, s.b)); }
+                if s.c < WORD_BITS { o = add(o, near(cur, prev, s.c)); }
                 let next = mex(o);
                 passes_done += 1u;
                 if all(next == cur) {
@@ -313,23 +328,23 @@ fn run_slot(slot: u32) -> bool {
         let was1 = advance(&sum1, select(high_row(base, sum1, w), cur, sum1.rows == 1u));
         let was2 = advance(&sum2, select(hi_2, cur, sum2.rows == 1u));
         // Each pair sum: one past the last difference, without a branch on where it is.
-        let x = w * 32u;
+        let x = w * WORD_BITS;
         let d = vec3(values_differ(cur, was0), values_differ(cur, was1), values_differ(cur, was2));
         let e = vec3(outcomes_differ(cur, was0), outcomes_differ(cur, was1),
                      outcomes_differ(cur, was2));
-        clean = max(clean, select(vec3(0u), vec3(x + 32u) - countLeadingZeros(d), d != vec3(0u)));
+        clean = max(clean, select(vec3(0u), vec3(x + WORD_BITS) - clz3(d), d != vec3(ZERO)));
         clean_out = max(clean_out,
-                        select(vec3(0u), vec3(x + 32u) - countLeadingZeros(e), e != vec3(0u)));
+                        select(vec3(0u), vec3(x + WORD_BITS) - clz3(e), e != vec3(ZERO)));
         w += 1u;
         // Proved once the c values from one past the last difference exist.
         let least = min(clean.x, min(clean.y, clean.z));
-        if least + s.c <= w * 32u {
+        if least + s.c <= w * WORD_BITS {
             proved = select(select(2u, 1u, clean.y == least), 0u, clean.x == least);
             break;
         }
     }
     if proved < 3u {
-        let len = w * 32u;
+        let len = w * WORD_BITS;
         let p = select(select(sums.z, sums.y, proved == 1u), sums.x, proved == 0u);
         let q = select(select(clean.z, clean.y, proved == 1u), clean.x, proved == 0u);
         let q_out = select(select(clean_out.z, clean_out.y, proved == 1u), clean_out.x,
@@ -348,7 +363,7 @@ fn run_slot(slot: u32) -> bool {
     } else if w >= s.last_words {
         // No pair sum proved within the GPU's limit: the CPU searches every period.
         var r: Result;
-        r.len = w * 32u;
+        r.len = w * WORD_BITS;
         r.status = STATUS_NOT_CERTIFIED;
         r.passes = passes_done;
         results[s.index] = r;
@@ -422,7 +437,8 @@ fn compact(@builtin(global_invocation_id) gid: vec3<u32>,
         next_states[to] = s;
         // The rows a read can reach from here on (those below position 0 hold 3, and come too):
         // b + 2c values back (see top_matches), no more than the ring.
-        let rows = min((s.b + 2u * s.c + 31u) / 32u + 4u, params.ring_mask + 1u);
+        let reach = (s.b + 2u * s.c + WORD_BITS - 1u) / WORD_BITS + 4u;
+        let rows = min(reach, params.ring_mask + 1u);
         let src = ring_base(slot);
         let into = ring_base(to);
         for (var j = 1u; j <= rows; j++) {

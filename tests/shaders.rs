@@ -21,3 +21,21 @@ fn every_shader_validates() {
     }
     assert!(seen >= 1, "no shaders found in {}", dir.display());
 }
+
+/// The subtraction shader's 64-bit form, which the host builds from the file, validates with
+/// 64-bit integers (and differs from the 32-bit form).
+#[test]
+fn the_64_bit_subtraction_shader_validates() {
+    use nimseq::subtraction::gpu::shader_source;
+    let source = shader_source(true);
+    assert_ne!(source, shader_source(false));
+    assert!(source.contains("alias Word = u64;"));
+    let module = naga::front::wgsl::parse_str(&source)
+        .unwrap_or_else(|e| panic!("64-bit form: {}", e.emit_to_string(&source)));
+    naga::valid::Validator::new(
+        naga::valid::ValidationFlags::all(),
+        naga::valid::Capabilities::SHADER_INT64,
+    )
+    .validate(&module)
+    .unwrap_or_else(|e| panic!("64-bit form: {e:?}"));
+}

@@ -53,7 +53,8 @@ pub struct GpuContext {
 
 impl GpuContext {
     /// Opens the best adapter (`WGPU_BACKEND` and `WGPU_ADAPTER_NAME` choose one), asking for all
-    /// of its limits: the defaults would cap bindings at 128 MiB even on large GPUs.
+    /// of its limits (the defaults would cap bindings at 128 MiB even on large GPUs) and for
+    /// 64-bit integers where it has them.
     pub fn new() -> Result<Self, GpuError> {
         pollster::block_on(async {
             let instance = wgpu::Instance::new(
@@ -70,6 +71,9 @@ impl GpuContext {
             let (device, queue) = adapter
                 .request_device(&wgpu::DeviceDescriptor {
                     label: Some("nimseq"),
+                    // 64-bit integers where the adapter has them: shaders that can use them
+                    // check the device's features and keep a 32-bit form.
+                    required_features: adapter.features() & wgpu::Features::SHADER_INT64,
                     required_limits: limits.clone(),
                     ..Default::default()
                 })

@@ -1,27 +1,30 @@
 //! GPU backend for triples: host side of `shaders/subtraction.wgsl`, a bit-sliced engine.
 //!
 //! # What one invocation does
-//! One invocation owns one triple `{a, b, c}` and computes 32 positions a step: a triple's
-//! values are at most 3, so a word is two `u32` planes (bit `j` of `G`), and the mex of 32
-//! positions is a few logic operations on what the options offer (the arithmetic of
-//! [`super::row_math`], on 32 bits). Moves of 32 or more read finished words through a funnel
-//! shift; moves below 32 read the word itself, so it is computed in passes from a guess (the
-//! values `b + c` earlier, right once the values repeat) until a pass changes nothing, at most
-//! `ceil(32 / a)`. Each new word is compared with the words each pair sum `P` earlier, for the
-//! values and the outcomes, and one past the last difference is kept with `countLeadingZeros`
-//! and a `max`, no branch on where it is. `P` is proved once the `c` values from there exist
-//! (the window certificate of [`crate::period`]); the least period is then the least divisor
-//! of `P` that repeats the top window ([`crate::period::least_matching_divisor`]), and the
-//! outcome period the least divisor of that. Four numbers a triple come back.
+//! One invocation owns one triple `{a, b, c}` and computes a word of positions a step: a
+//! triple's values are at most 3, so a word is two planes (bit `j` of `G`), and the mex of a
+//! word is a few logic operations on what the options offer (the arithmetic of
+//! [`super::row_math`]). Words are 64 bits where the adapter has 64-bit integers
+//! (`SHADER_INT64`, requested by [`crate::gpu::GpuContext`]) and 32 bits elsewhere: the shader
+//! is written once over a `Word` type, and the host swaps its word block ([`shader_source`]).
+//! Moves of a word or more read finished words through a funnel shift; shorter moves read the
+//! word itself, so it is computed in passes from a guess (the values `b + c` earlier, right once
+//! the values repeat) until a pass changes nothing, at most `ceil(WORD_BITS / a)`. Each new word
+//! is compared with the words each pair sum `P` earlier, for the values and the outcomes, and
+//! one past the last difference is kept with `countLeadingZeros` and a `max`, no branch on
+//! where it is. `P` is proved once the `c` values from there exist (the window certificate of
+//! [`crate::period`]); the least period is then the least divisor of `P` that repeats the top
+//! window ([`crate::period::least_matching_divisor`]), and the outcome period the least divisor
+//! of that. Four numbers a triple come back.
 //!
 //! # Where the history lives
 //! Each triple keeps a ring of the last `R` words (`R` a power of two covering `b + 2c` values
-//! back, for the proofs' windows) in a storage buffer, a `vec2<u32>` (both planes) a row, rows
+//! back, for the proofs' windows) in a storage buffer, a `vec2<Word>` (both planes) a row, rows
 //! interleaved within blocks of 64 slots: row `r` of slot `i` at `((i / 64) R + r) 64 + i % 64`.
 //! The slots of a pass run in lock-step (those with one `c` are at the same word index in the
 //! same step), and neighbouring slots hold neighbouring triples of the scan (the same `c` and
 //! `a`, nearby `b`), so a warp's loads of a row fall in one or two 128-byte lines: coalesced,
-//! and a warp's whole ring (32 KiB at `c = 1000`) stays in L1/L2. The alternatives, weighed
+//! and a warp's whole ring (32 KiB at `c = 1000` with 32-bit words) stays in L1/L2. The alternatives, weighed
 //! without a GPU to time them on (llvmpipe cannot rank them: its "workgroup memory" is the same
 //! RAM, and it ran the blocked and the fully interleaved layouts equally fast): workgroup
 //! memory caps `c` (48 KiB a workgroup and 1 KiB a triple at `c = 1000` is 48 triples, a sixth
@@ -29,17 +32,20 @@
 //! indexed at run time spill to local memory on NVIDIA. The storage ring limits `c` only by
 //! the binding size. A lent GPU should time the workgroup ring for small `c` against this one.
 //!
-//! # Cost per step (32 positions)
-//! Each window (a move of 32 or more, a pair sum) slides one word a step, so it loads one row
-//! (a `vec2`, 8 bytes) a step and keeps the other in a register: at most 6 loads and 1 store per
-//! step, all in the last `R` rows. Operations, counted in the shader: a far move about 18 (row
-//! address 4, funnel 8, offers 6), the guess and the two other pair-sum windows 12 each, the
-//! mex 5, the comparisons 45 (both XOR forms, six `countLeadingZeros`, selects and `max`), the
-//! proof test and loop 11: about 160 for `a >= 32`; a pass over the near moves costs 20 to 45
-//! more, and a step takes 1.6 passes on average over `c <= 200`. The shader this replaced
-//! computed one position a step, with about seven storage accesses (one a read-modify-write of
-//! a ring word shared by 16 positions) and 60 operations: per 32 positions, 224 accesses and
-//! about 1,900 operations, against 7 and about 200 here.
+//! # Cost per step
+//! Each window (a move of a word or more, a pair sum) slides one word a step, so it loads one
+//! row (a `vec2`) a step and keeps the other in a register: at most 6 loads and 1 store per
+//! step, all in the last `R` rows. Operations, counted in the 32-bit shader: a far move about
+//! 18 (row address 4, funnel 8, offers 6), the guess and the two other pair-sum windows 12 each,
+//! the mex 5, the comparisons 45 (both XOR forms, six `countLeadingZeros`, selects and `max`),
+//! the proof test and loop 11: about 160 for `a >= 32`; a pass over the near moves costs 20 to
+//! 45 more, and a step takes 1.6 passes on average over `c <= 200`. With 64-bit words the logic
+//! is twice as wide (two 32-bit operations each on most GPUs, one on a 64-bit CPU), the address
+//! arithmetic, loop, proof test and loads per position half, and moves up to 63 join the passes
+//! (2.4 a step over `c <= 200`); on llvmpipe the 64-bit form was about 12% faster. The shader
+//! this replaced computed one position a step, with about seven storage accesses (one a
+//! read-modify-write of a ring word shared by 16 positions) and 60 operations: per 32
+//! positions, 224 accesses and about 1,900 operations, against 7 and about 200 here.
 //!
 //! # No batch waits for its slowest triple
 //! A warp runs as long as its longest lane, and pre-periods vary by orders of magnitude, so a
@@ -67,14 +73,24 @@ use super::triple_solver;
 use crate::gpu::{GpuContext, GpuError};
 
 const SHADER: &str = include_str!("../../shaders/subtraction.wgsl");
+/// The shader's word block (between its `word: begin` and `word: end` lines) for 64-bit words,
+/// replacing the `u32` one on adapters with `SHADER_INT64`. WGSL's `countLeadingZeros` takes
+/// 32-bit lanes (SPIR-V's FindUMsb too), so the count is built from the halves.
+const WORD64: &str = "alias Word = u64;
+const WORD_BITS: u32 = 64u;
+// Leading zeros of each lane, from its halves.
+fn clz3(d: vec3<Word>) -> vec3<u32> {
+    let hi = vec3<u32>(d >> vec3(32u));
+    let lo = vec3<u32>(d & vec3(Word(0xffffffff)));
+    return select(countLeadingZeros(hi), vec3(32u) + countLeadingZeros(lo), hi == vec3(0u));
+}
+";
 /// Must equal `WORKGROUP_SIZE` in the shader.
 const WORKGROUP_SIZE: u32 = 64;
 /// Must equal `STATUS_CERTIFIED` in the shader.
 const STATUS_CERTIFIED: u32 = 0;
 /// Must equal `STATUS_NOT_CERTIFIED` in the shader.
 const STATUS_NOT_CERTIFIED: u32 = 1;
-/// Positions a word holds.
-const WORD: u64 = 32;
 /// Default of [`GpuTuning::compact_below`].
 const COMPACT_BELOW: f64 = 0.75;
 /// Buffer sets kept for reuse: one for each chunk a scan has in flight.
@@ -146,6 +162,9 @@ pub struct GpuTuning {
     pub compact_below: f64,
     /// Workgroups a dispatch dimension takes at most, below the adapter's limit (tests).
     pub max_groups_per_dim: Option<u32>,
+    /// 64 positions a step where the adapter has 64-bit integers (`SHADER_INT64`), else 32:
+    /// half the steps, loads and bookkeeping per position for about the same logic.
+    pub int64: bool,
 }
 
 impl Default for GpuTuning {
@@ -156,15 +175,16 @@ impl Default for GpuTuning {
             cpu_handoff: 512,
             compact_below: COMPACT_BELOW,
             max_groups_per_dim: None,
+            int64: true,
         }
     }
 }
 
 impl GpuTuning {
-    /// Where pass `pass` stops a triple, in words: `pass_end` in the shader.
-    fn pass_end(&self, s: &GpuState, pass: u32) -> u32 {
+    /// Where pass `pass` stops a triple, in words of `word` positions: `pass_end` in the shader.
+    fn pass_end(&self, word: u64, s: &GpuState, pass: u32) -> u32 {
         let (mul, add) = self.first_cap;
-        let first = (u64::from(mul) * u64::from(s.c) + u64::from(add)).div_ceil(WORD);
+        let first = (u64::from(mul) * u64::from(s.c) + u64::from(add)).div_ceil(word);
         let shift = (CAP_GROWTH_SHIFT * pass).min(31);
         (first << shift).min(u64::from(s.last_words)) as u32
     }
@@ -172,20 +192,26 @@ impl GpuTuning {
     /// Steps used and lane-steps spent over the passes, where slot `i` runs `ran[i]` words in
     /// all and `compacted[k]` says whether pass `k` ran on the survivors compacted (else on the
     /// slots before, finished ones idling in their warps); warps are [`WARP`] slots in order.
-    fn lane_steps(&self, states: &[GpuState], ran: &[u32], compacted: &[bool]) -> (u64, u64) {
+    fn lane_steps(
+        &self,
+        word: u64,
+        states: &[GpuState],
+        ran: &[u32],
+        compacted: &[bool],
+    ) -> (u64, u64) {
         let (mut used, mut spent) = (0, 0);
         let mut layout: Vec<usize> = (0..states.len()).collect();
         for (pass, &compacted) in compacted.iter().enumerate() {
             let pass = pass as u32;
             let from = |i: usize| match pass {
                 0 => 0,
-                _ => self.pass_end(&states[i], pass - 1),
+                _ => self.pass_end(word, &states[i], pass - 1),
             };
             if compacted {
                 layout.retain(|&i| ran[i] > from(i));
             }
             let steps = layout.iter().map(|&i| {
-                let (from, to) = (from(i), ran[i].min(self.pass_end(&states[i], pass)));
+                let (from, to) = (from(i), ran[i].min(self.pass_end(word, &states[i], pass)));
                 u64::from(to.saturating_sub(from))
             });
             let steps: Vec<u64> = steps.collect();
@@ -196,6 +222,21 @@ impl GpuTuning {
         }
         (used, spent)
     }
+}
+
+/// The shader's source with 32-bit words, or with 64-bit ones (its word block replaced by
+/// the 64-bit block in this module; valid where the adapter has `SHADER_INT64`).
+pub fn shader_source(int64: bool) -> String {
+    if !int64 {
+        return SHADER.to_string();
+    }
+    let begin = SHADER
+        .find("// word: begin\n")
+        .expect("the shader marks its word block");
+    let end = SHADER
+        .find("// word: end")
+        .expect("the shader marks its word block");
+    format!("{}{WORD64}{}", &SHADER[..begin], &SHADER[end..])
 }
 
 /// Totals over everything a [`SubtractionGpu`] solved, for `nimseq bench`.
@@ -210,6 +251,8 @@ pub struct GpuStats {
     pub on_cpu: u64,
     /// GPU passes run (dispatches of `step`).
     pub gpu_passes: u64,
+    /// Positions a step (a word): 32 or 64.
+    pub word_bits: u64,
     /// Steps the GPU's triples needed, and the lane-steps warps of [`WARP`] lanes would spend
     /// on them in lock-step (a warp runs as long as its longest lane), survivors of a pass in
     /// their order: the share of lanes doing work, whatever the card.
@@ -222,12 +265,13 @@ pub const WARP: usize = 32;
 
 impl std::fmt::Display for GpuStats {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let steps = (self.values / WORD).max(1);
+        let steps = (self.values / self.word_bits.max(1)).max(1);
         write!(
             f,
-            "{WORD} values a step, {:.2} mex passes a step ({:.1} values a pass), {} GPU passes, \
+            "{} values a step, {:.2} mex passes a step ({:.1} values a pass), {} GPU passes, \
              {:.0}% of lanes busy in warps of {WARP}; {} triples certified on the GPU, {} solved \
              on the CPU (additive or handed back)",
+            self.word_bits,
             self.passes as f64 / steps as f64,
             self.values as f64 / self.passes.max(1) as f64,
             self.gpu_passes,
@@ -244,6 +288,8 @@ pub struct SubtractionGpu<'a> {
     step: wgpu::ComputePipeline,
     compact: wgpu::ComputePipeline,
     tuning: GpuTuning,
+    /// Positions a word: 64 where the adapter has 64-bit integers and the tuning allows.
+    word: u64,
     stats: std::sync::Mutex<GpuStats>,
     /// Buffers free for a batch: one a thread that solves at once (a scan has two chunks in
     /// flight, so that one's passes run while the other waits for a count or its CPU part).
@@ -277,7 +323,7 @@ impl Buffers {
     fn new(gpu: &SubtractionGpu<'_>, slots: u32, rows: u64) -> Self {
         use wgpu::BufferUsages as U;
         let ctx = gpu.ctx;
-        let (ring_bytes, state_bytes) = SubtractionGpu::slot_bytes(rows);
+        let (ring_bytes, state_bytes) = gpu.slot_bytes(rows);
         let set = || SlotSet {
             states: ctx.buffer(
                 "states",
@@ -347,11 +393,14 @@ impl<'a> SubtractionGpu<'a> {
     }
 
     pub fn with_tuning(ctx: &'a GpuContext, tuning: GpuTuning) -> Result<Self, GpuError> {
+        let int64 = tuning.int64 && ctx.device.features().contains(wgpu::Features::SHADER_INT64);
+        let source = shader_source(int64);
         Ok(SubtractionGpu {
             ctx,
-            step: ctx.compute_pipeline_at("subtraction", SHADER, "step")?,
-            compact: ctx.compute_pipeline_at("subtraction", SHADER, "compact")?,
+            step: ctx.compute_pipeline_at("subtraction", &source, "step")?,
+            compact: ctx.compute_pipeline_at("subtraction", &source, "compact")?,
             tuning,
+            word: if int64 { 64 } else { 32 },
             stats: Default::default(),
             buffers: Default::default(),
         })
@@ -418,17 +467,20 @@ impl<'a> SubtractionGpu<'a> {
 
     /// Rows each slot's ring needs for these triples: `b + 2c` values back (a proof compares the
     /// top `c` values with those up to `b + c` earlier), plus the words in flight.
-    fn ring_rows(triples: impl Iterator<Item = Triple>) -> u64 {
+    fn ring_rows(&self, triples: impl Iterator<Item = Triple>) -> u64 {
         let reach = triples
             .map(|t| u64::from(t.b) + 2 * u64::from(t.c))
             .max()
             .unwrap_or(0);
-        (reach.div_ceil(WORD) + 4).next_power_of_two()
+        (reach.div_ceil(self.word) + 4).next_power_of_two()
     }
 
     /// Bytes one slot takes on the GPU: its ring (two planes a row) and its state.
-    fn slot_bytes(rows: u64) -> (u64, u64) {
-        (rows * 8, std::mem::size_of::<GpuState>() as u64)
+    fn slot_bytes(&self, rows: u64) -> (u64, u64) {
+        (
+            rows * 2 * self.word / 8,
+            std::mem::size_of::<GpuState>() as u64,
+        )
     }
 
     /// The end of the batch that starts at `on_gpu[start]`: as many triples as the tuning and
@@ -440,8 +492,8 @@ impl<'a> SubtractionGpu<'a> {
         start: usize,
     ) -> Result<usize, GpuError> {
         let limit = self.ctx.max_binding_bytes();
-        let rows = Self::ring_rows(on_gpu[start..].iter().map(|&i| triples[i]));
-        let (ring, state) = Self::slot_bytes(rows);
+        let rows = self.ring_rows(on_gpu[start..].iter().map(|&i| triples[i]));
+        let (ring, state) = self.slot_bytes(rows);
         if ring.max(state) > limit {
             let c_max = on_gpu[start..].iter().map(|&i| triples[i].c).max();
             return Err(GpuError::TooLarge {
@@ -468,7 +520,7 @@ impl<'a> SubtractionGpu<'a> {
     ) -> Result<Vec<usize>, GpuError> {
         let ctx = self.ctx;
         let count = batch.len() as u32;
-        let rows = Self::ring_rows(batch.iter().map(|&i| triples[i]));
+        let rows = self.ring_rows(batch.iter().map(|&i| triples[i]));
         let states: Vec<GpuState> = batch
             .iter()
             .enumerate()
@@ -482,7 +534,7 @@ impl<'a> SubtractionGpu<'a> {
                     index: slot as u32,
                     words: 0,
                     // Positions stay within u32: at most 2^31 values.
-                    last_words: (long_cap(t.c) as u64).min(1 << 31).div_ceil(WORD) as u32,
+                    last_words: (long_cap(t.c) as u64).min(1 << 31).div_ceil(self.word) as u32,
                     passes: 0,
                     _pad: 0,
                     clean: [sums[0], sums[1], sums[2], 0],
@@ -563,12 +615,12 @@ impl<'a> SubtractionGpu<'a> {
             .iter()
             .zip(results)
             .map(|(s, r)| match r.status {
-                u32::MAX => self.tuning.pass_end(s, pass - 1),
-                _ => r.len / WORD as u32,
+                u32::MAX => self.tuning.pass_end(self.word, s, pass - 1),
+                _ => r.len / self.word as u32,
             })
             .collect();
         (stats.lane_steps_used, stats.lane_steps_spent) =
-            self.tuning.lane_steps(&states, &ran, &compacted);
+            self.tuning.lane_steps(self.word, &states, &ran, &compacted);
         for (&i, r) in batch.iter().zip(results) {
             match r.status {
                 STATUS_CERTIFIED => {
@@ -600,6 +652,7 @@ impl<'a> SubtractionGpu<'a> {
         total.passes += stats.passes;
         total.on_gpu += stats.on_gpu;
         total.gpu_passes += stats.gpu_passes;
+        total.word_bits = self.word;
         total.lane_steps_used += stats.lane_steps_used;
         total.lane_steps_spent += stats.lane_steps_spent;
         Ok(left)
@@ -623,9 +676,9 @@ mod tests {
         let tuning = GpuTuning::default();
         let s = state(100, 20);
         // 2 * 100 + 64 values: 9 words, then 18, then the last cap.
-        let ends: Vec<u32> = (0..4).map(|p| tuning.pass_end(&s, p)).collect();
+        let ends: Vec<u32> = (0..4).map(|p| tuning.pass_end(32, &s, p)).collect();
         assert_eq!(ends, [9, 18, 20, 20]);
-        assert_eq!(tuning.pass_end(&state(100, u32::MAX), 40), u32::MAX);
+        assert_eq!(tuning.pass_end(32, &state(100, u32::MAX), 40), u32::MAX);
     }
 
     #[test]
@@ -638,14 +691,14 @@ mod tests {
         let states = vec![state(10, 100); 33];
         let mut ran = vec![1; 33];
         ran[0] = 5; // two words in pass 0, two more in pass 1 (cap 4), one in pass 2
-        let (used, spent) = tuning.lane_steps(&states, &ran, &[false, true, true]);
+        let (used, spent) = tuning.lane_steps(32, &states, &ran, &[false, true, true]);
         assert_eq!(used, 5 + 32);
         // Pass 0: 32 * 2 + 32 * 1; pass 1: 32 * 2; pass 2: 32 * 1.
         assert_eq!(spent, 32 * 2 + 32 + 32 * 2 + 32);
         // Two survivors in two warps: compacted they share one, in place each keeps its own.
         ran[32] = 5;
-        let compacted = tuning.lane_steps(&states, &ran, &[false, true, true]);
-        let in_place = tuning.lane_steps(&states, &ran, &[false, false, false]);
+        let compacted = tuning.lane_steps(32, &states, &ran, &[false, true, true]);
+        let in_place = tuning.lane_steps(32, &states, &ran, &[false, false, false]);
         assert_eq!(compacted, (10 + 31, 32 * 2 * 2 + 32 * 2 + 32));
         assert_eq!(in_place, (10 + 31, 32 * 2 * 2 + 2 * (32 * 2 + 32)));
     }
