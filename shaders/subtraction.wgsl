@@ -30,7 +30,7 @@ const ONES: Word = ~Word(0);
 // Must be kept in sync with `Params` in src/subtraction/gpu.rs.
 struct Params {
     count: u32,       // slots in this pass
-    _unused: u32,
+    first_pass: u32,  // 1: the slots start from `inputs`, not `states`
     ring_mask: u32,   // rows per slot - 1 (a power of two minus one)
     cap_shift: u32,   // this pass stops a triple at its first cap << cap_shift (or its last)
     cap_mul: u32,     // the first cap, in positions: cap_mul * c + cap_add
@@ -80,6 +80,9 @@ const WORKGROUP_SIZE: u32 = 64u;
 @group(0) @binding(5) var<storage, read_write> next_ring: array<vec2<Word>>;
 @group(0) @binding(6) var<storage, read_write> live_count: atomic<u32>;
 @group(0) @binding(7) var<storage, read_write> cursor: atomic<u32>;
+// Each slot's triple and last cap (a, b, c, last_words) for the first pass: 16 bytes a triple
+// cross the bus, not a whole state.
+@group(0) @binding(8) var<storage, read> inputs: array<vec4<u32>>;
 
 fn flat_index(gid: vec3<u32>, groups: vec3<u32>) -> u32 {
     return gid.y * groups.x * WORKGROUP_SIZE + gid.x;
@@ -246,14 +249,23 @@ fn pass_end(s: State) -> u32 {
 // Advances one slot through this pass; whether it is still running after it.
 fn run_slot(slot: u32) -> bool {
     let base = ring_base(slot);
-    var s = states[slot];
-    if s.words == DEAD {
-        return false;
-    }
-    if s.words == 0u {
+    var s: State;
+    if params.first_pass != 0u {
+        let t = inputs[slot];
+        let sums = vec4(t.x + t.y, t.x + t.z, t.y + t.z, 0u);
+        s = State(t.x, t.y, t.z, slot, 0u, t.w, 0u, 0u, sums, sums);
+        // Unwritten until the triple is solved (or given up): the host reads every slot.
+        var unwritten: Result;
+        unwritten.status = ~0u;
+        results[slot] = unwritten;
         // Every row holds 3 until written: the positions below 0.
         for (var r = 0u; r <= params.ring_mask; r++) {
             ring[base + r * WORKGROUP_SIZE] = vec2(ONES);
+        }
+    } else {
+        s = states[slot];
+        if s.words == DEAD {
+            return false;
         }
     }
     let sums = vec3(s.a + s.b, s.a + s.c, s.b + s.c);

@@ -103,7 +103,7 @@ const CAP_GROWTH_SHIFT: u32 = 1;
 #[derive(Clone, Copy, Pod, Zeroable)]
 struct Params {
     count: u32,
-    _unused: u32,
+    first_pass: u32,
     ring_mask: u32,
     cap_shift: u32,
     cap_mul: u32,
@@ -111,20 +111,19 @@ struct Params {
     _pad: [u32; 2],
 }
 
-/// Must be kept in sync with `State` in shaders/subtraction.wgsl.
+/// Bytes of `State` in shaders/subtraction.wgsl (eight `u32`s and two `vec4<u32>`): the GPU
+/// makes and keeps the states; the host only sizes their buffers.
+const STATE_BYTES: u64 = 64;
+
+/// One slot's input, `inputs` in shaders/subtraction.wgsl: the first pass makes its state.
 #[repr(C)]
-#[derive(Clone, Copy, Pod, Zeroable)]
-struct GpuState {
+#[derive(Clone, Copy, Debug, Pod, Zeroable)]
+struct GpuInput {
     a: u32,
     b: u32,
     c: u32,
-    index: u32,
-    words: u32,
+    /// The GPU gives up here, in words.
     last_words: u32,
-    passes: u32,
-    _pad: u32,
-    clean: [u32; 4],
-    clean_out: [u32; 4],
 }
 
 /// Must be kept in sync with `Result` in shaders/subtraction.wgsl.
@@ -182,7 +181,7 @@ impl Default for GpuTuning {
 
 impl GpuTuning {
     /// Where pass `pass` stops a triple, in words of `word` positions: `pass_end` in the shader.
-    fn pass_end(&self, word: u64, s: &GpuState, pass: u32) -> u32 {
+    fn pass_end(&self, word: u64, s: &GpuInput, pass: u32) -> u32 {
         let (mul, add) = self.first_cap;
         let first = (u64::from(mul) * u64::from(s.c) + u64::from(add)).div_ceil(word);
         let shift = (CAP_GROWTH_SHIFT * pass).min(31);
@@ -195,7 +194,7 @@ impl GpuTuning {
     fn lane_steps(
         &self,
         word: u64,
-        states: &[GpuState],
+        states: &[GpuInput],
         ran: &[u32],
         compacted: &[bool],
     ) -> (u64, u64) {
@@ -308,14 +307,15 @@ struct Buffers {
     /// Slots and ring rows a slot that the buffers hold.
     slots: u32,
     rows: u64,
-    sets: [SlotSet; 2],
     results: wgpu::Buffer,
     params: wgpu::Buffer,
     /// What `step` counts (slots still running), and where `compact` writes the next one.
     live: wgpu::Buffer,
     cursor: wgpu::Buffer,
-    /// Pass `k` steps on set `k % 2` and compacts it into the other: `groups[k % 2]` binds
-    /// both entry points for that.
+    /// Each slot's `(a, b, c, last_words)`, which the first pass makes states of.
+    inputs: wgpu::Buffer,
+    /// `groups[i]`: `step` on slot set `i`, and `compact` from set `i` into the other (the bind
+    /// groups hold the two sets' buffers).
     groups: [(wgpu::BindGroup, wgpu::BindGroup); 2],
 }
 
@@ -325,11 +325,7 @@ impl Buffers {
         let ctx = gpu.ctx;
         let (ring_bytes, state_bytes) = gpu.slot_bytes(rows);
         let set = || SlotSet {
-            states: ctx.buffer(
-                "states",
-                state_bytes * u64::from(slots),
-                U::STORAGE | U::COPY_DST,
-            ),
+            states: ctx.buffer("states", state_bytes * u64::from(slots), U::STORAGE),
             ring: ctx.buffer(
                 "ring",
                 ring_bytes * u64::from(slots.next_multiple_of(WORKGROUP_SIZE)),
@@ -348,6 +344,11 @@ impl Buffers {
             U::UNIFORM | U::COPY_DST,
         );
         let live = ctx.buffer("live count", 4, U::STORAGE | U::COPY_DST | U::COPY_SRC);
+        let inputs = ctx.buffer(
+            "inputs",
+            std::mem::size_of::<GpuInput>() as u64 * u64::from(slots),
+            U::STORAGE | U::COPY_DST,
+        );
         let cursor = ctx.buffer("compaction cursor", 4, U::STORAGE | U::COPY_DST);
         let bind = |from: &SlotSet, to: &SlotSet| {
             let step = ctx.bind_group(
@@ -358,6 +359,7 @@ impl Buffers {
                     (2, &from.ring),
                     (3, &results),
                     (6, &live),
+                    (8, &inputs),
                 ],
             );
             let compact = ctx.bind_group(
@@ -377,11 +379,11 @@ impl Buffers {
         Buffers {
             slots,
             rows,
-            sets,
             results,
             params,
             live,
             cursor,
+            inputs,
             groups,
         }
     }
@@ -477,10 +479,7 @@ impl<'a> SubtractionGpu<'a> {
 
     /// Bytes one slot takes on the GPU: its ring (two planes a row) and its state.
     fn slot_bytes(&self, rows: u64) -> (u64, u64) {
-        (
-            rows * 2 * self.word / 8,
-            std::mem::size_of::<GpuState>() as u64,
-        )
+        (rows * 2 * self.word / 8, STATE_BYTES)
     }
 
     /// The end of the batch that starts at `on_gpu[start]`: as many triples as the tuning and
@@ -521,24 +520,16 @@ impl<'a> SubtractionGpu<'a> {
         let ctx = self.ctx;
         let count = batch.len() as u32;
         let rows = self.ring_rows(batch.iter().map(|&i| triples[i]));
-        let states: Vec<GpuState> = batch
+        let states: Vec<GpuInput> = batch
             .iter()
-            .enumerate()
-            .map(|(slot, &i)| {
+            .map(|&i| {
                 let t = triples[i];
-                let sums = [t.a + t.b, t.a + t.c, t.b + t.c];
-                GpuState {
+                GpuInput {
                     a: t.a,
                     b: t.b,
                     c: t.c,
-                    index: slot as u32,
-                    words: 0,
                     // Positions stay within u32: at most 2^31 values.
                     last_words: (long_cap(t.c) as u64).min(1 << 31).div_ceil(self.word) as u32,
-                    passes: 0,
-                    _pad: 0,
-                    clean: [sums[0], sums[1], sums[2], 0],
-                    clean_out: [sums[0], sums[1], sums[2], 0],
                 }
             })
             .collect();
@@ -548,11 +539,9 @@ impl<'a> SubtractionGpu<'a> {
             fits.map(|i| pool.swap_remove(i))
         };
         let bufs = free.unwrap_or_else(|| Buffers::new(self, count, rows));
+        // The first pass makes each slot's state, its ring, and a result marked unwritten.
         ctx.queue
-            .write_buffer(&bufs.sets[0].states, 0, bytemuck::cast_slice(&states));
-        // u32::MAX everywhere, so that an unwritten result cannot pass as a period.
-        let sentinel = vec![0xFFu8; batch.len() * std::mem::size_of::<GpuResult>()];
-        ctx.queue.write_buffer(&bufs.results, 0, &sentinel);
+            .write_buffer(&bufs.inputs, 0, bytemuck::cast_slice(&states));
         // The live slots are the first `slots` of set `set`; `compacted[k]`: whether pass k
         // ran on a freshly compacted set.
         let (mut set, mut slots) = (0, count);
@@ -563,7 +552,7 @@ impl<'a> SubtractionGpu<'a> {
         loop {
             let p = Params {
                 count: slots,
-                _unused: 0,
+                first_pass: u32::from(pass == 0),
                 ring_mask: (rows - 1) as u32,
                 cap_shift: (CAP_GROWTH_SHIFT * pass).min(31),
                 cap_mul: self.tuning.first_cap.0,
@@ -663,11 +652,11 @@ impl<'a> SubtractionGpu<'a> {
 mod tests {
     use super::*;
 
-    fn state(c: u32, last_words: u32) -> GpuState {
-        GpuState {
+    fn state(c: u32, last_words: u32) -> GpuInput {
+        GpuInput {
             c,
             last_words,
-            ..GpuState::zeroed()
+            ..GpuInput::zeroed()
         }
     }
 
