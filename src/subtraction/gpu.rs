@@ -42,7 +42,7 @@
 //! 45 more, and a step takes 1.6 passes on average over `c <= 200`. With 64-bit words the logic
 //! is twice as wide (two 32-bit operations each on most GPUs, one on a 64-bit CPU), the address
 //! arithmetic, loop, proof test and loads per position half, and moves up to 63 join the passes
-//! (2.4 a step over `c <= 200`); on llvmpipe the 64-bit form was about 12% faster. The shader
+//! (2.4 a step over `c <= 200`); on llvmpipe the 64-bit form was 15-22% faster. The shader
 //! this replaced computed one position a step, with about seven storage accesses (one a
 //! read-modify-write of a ring word shared by 16 positions) and 60 operations: per 32
 //! positions, 224 accesses and about 1,900 operations, against 7 and about 200 here.
