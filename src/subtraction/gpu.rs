@@ -61,9 +61,10 @@
 //! runs a lone long pre-period several times faster than one GPU lane, finishes them. The CPU
 //! takes what the GPU cannot certify too: additive triples (`c = a + b`, whose period divides no
 //! pair sum), solved on the CPU from the start, beside the GPU's batches, and any that reach
-//! `4c^2 + 4096` values without a pair-sum proof (none for `c <= 300`), for which the CPU
-//! searches every period. A scan keeps two chunks in flight, each with its own buffers: one
-//! chunk's passes run while the other waits for its survivor count or for its CPU part.
+//! `4c^2 + 4096` values without a pair-sum proof (none for `c <= 250`, where Ward's conjecture
+//! was checked: spec section 2.3), for which the CPU searches every period. A scan keeps two
+//! chunks in flight, each with its own buffers: one chunk's passes run while the other waits
+//! for its survivor count or for its CPU part.
 
 use bytemuck::{Pod, Zeroable};
 
