@@ -526,7 +526,19 @@ fn choose_backend<'a>(
             eprintln!("backend: cpu (a small scan, done in moments either way)");
             return Ok(Backend::Cpu);
         }
-        if let Some(calibration) = Calibration::run(filter, &gpu)? {
+        let calibration = match Calibration::run(filter, &gpu) {
+            // A GPU that cannot take the scan's triples (too large for its bindings, a lost
+            // device) leaves the CPU path; a disagreement is a bug and stops the scan.
+            Err(ScanError::Gpu(e)) => {
+                eprintln!(
+                    "backend: cpu ({} failed its calibration: {e})",
+                    ctx.info.name
+                );
+                return Ok(Backend::Cpu);
+            }
+            other => other?,
+        };
+        if let Some(calibration) = calibration {
             if !calibration.gpu_is_faster() {
                 eprintln!(
                     "backend: cpu (faster than {}: {calibration})",
