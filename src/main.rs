@@ -27,9 +27,7 @@ use nimseq::output::resumable::ResumeError;
 use nimseq::subtraction::gpu::SubtractionGpu;
 use nimseq::subtraction::planes::Planes;
 use nimseq::subtraction::plot;
-use nimseq::subtraction::scan::{
-    Backend, CALIBRATE_FROM, Calibration, ScanError, ScanJob, ScanOptions,
-};
+use nimseq::subtraction::scan::{Backend, ScanError, ScanJob, ScanOptions};
 use nimseq::subtraction::summary::ScanSummary;
 use nimseq::subtraction::survey::Survey;
 use nimseq::subtraction::theory::ppos::PposReport;
@@ -520,37 +518,16 @@ fn choose_backend<'a>(
         });
     };
     let gpu = SubtractionGpu::new(ctx)?;
-    let mut why = String::new();
-    if choice == BackendChoice::Auto {
-        if filter.count() < CALIBRATE_FROM {
-            eprintln!("backend: cpu (a small scan, done in moments either way)");
-            return Ok(Backend::Cpu);
-        }
-        let calibration = match Calibration::run(filter, &gpu) {
-            // A GPU that cannot take the scan's triples (too large for its bindings, a lost
-            // device) leaves the CPU path; a disagreement is a bug and stops the scan.
-            Err(ScanError::Gpu(e)) => {
-                eprintln!(
-                    "backend: cpu ({} failed its calibration: {e})",
-                    ctx.info.name
-                );
-                return Ok(Backend::Cpu);
-            }
-            other => other?,
-        };
-        if let Some(calibration) = calibration {
-            if !calibration.gpu_is_faster() {
-                eprintln!(
-                    "backend: cpu (faster than {}: {calibration})",
-                    ctx.info.name
-                );
-                return Ok(Backend::Cpu);
-            }
-            why = format!(" (faster than the cpu path: {calibration})");
-        }
+    if choice != BackendChoice::Auto {
+        eprintln!("backend: gpu, {}", ctx.describe());
+        return Ok(Backend::Gpu(gpu));
     }
-    eprintln!("backend: gpu, {}{why}", ctx.describe());
-    Ok(Backend::Gpu(gpu))
+    let (backend, why) = Backend::faster(filter, gpu)?;
+    match backend {
+        Backend::Gpu(_) => eprintln!("backend: gpu, {} ({why})", ctx.describe()),
+        _ => eprintln!("backend: cpu ({why})"),
+    }
+    Ok(backend)
 }
 
 fn scan_command(args: ScanArgs) -> Result<()> {

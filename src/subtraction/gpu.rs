@@ -409,6 +409,11 @@ impl<'a> SubtractionGpu<'a> {
         })
     }
 
+    /// The GPU it runs on.
+    pub fn context(&self) -> &'a GpuContext {
+        self.ctx
+    }
+
     /// What this backend has done since the last call (or since it was made).
     pub fn take_stats(&self) -> GpuStats {
         std::mem::take(&mut *self.stats.lock().unwrap_or_else(|p| p.into_inner()))

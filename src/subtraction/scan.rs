@@ -161,6 +161,32 @@ impl Backend<'_> {
         }
     }
 
+    /// `auto` on a hardware GPU: whichever of `gpu` and the fast CPU path is faster on a
+    /// sample of `filter` ([`Calibration`]), with the reason in words. Small scans, and a GPU
+    /// that fails its calibration (too large for its bindings, a lost device), take the CPU
+    /// path; a disagreement between the two is a bug and an error.
+    pub fn faster<'a>(
+        filter: &TripleFilter,
+        gpu: SubtractionGpu<'a>,
+    ) -> Result<(Backend<'a>, String), ScanError> {
+        if filter.count() < CALIBRATE_FROM {
+            return Ok((
+                Backend::Cpu,
+                "a small scan, done in moments either way".into(),
+            ));
+        }
+        let name = &gpu.context().info.name;
+        Ok(match Calibration::run(filter, &gpu) {
+            Err(ScanError::Gpu(e)) => (Backend::Cpu, format!("{name} failed its calibration: {e}")),
+            Err(e) => return Err(e),
+            Ok(None) => (Backend::Gpu(gpu), "no triple to calibrate on".into()),
+            Ok(Some(c)) if c.gpu_is_faster() => {
+                (Backend::Gpu(gpu), format!("faster than the cpu path: {c}"))
+            }
+            Ok(Some(c)) => (Backend::Cpu, format!("faster than {name}: {c}")),
+        })
+    }
+
     /// Chunks a scan solves at once: two for the GPU, so that one chunk's passes overlap the
     /// CPU's work on the other's leftovers; one elsewhere (the CPU paths use every core).
     pub fn chunks_in_flight(&self) -> usize {
