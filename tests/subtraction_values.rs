@@ -390,3 +390,19 @@ fn calibration_times_both_paths_on_the_largest_c() {
     assert_eq!(calibration.triples, 3916);
     assert!(calibration.cpu.as_nanos() > 0 && calibration.gpu.as_nanos() > 0);
 }
+
+/// `auto` on a GPU: a small scan goes to the CPU at once, a larger one after timing both on its
+/// largest c (which one wins depends on the adapter, so only the reason is checked).
+#[test]
+fn auto_calibrates_only_scans_worth_it() {
+    use nimseq::subtraction::scan::Backend;
+    let Some(ctx) = gpu() else { return };
+    let (backend, why) =
+        Backend::faster(&TripleFilter::up_to(60), SubtractionGpu::new(ctx).unwrap()).unwrap();
+    assert!(matches!(backend, Backend::Cpu), "{why}");
+    assert!(why.contains("small scan"), "{why}");
+    // Every triple with c <= 300 is 4,455,100 rulesets; those with c = 300 are 299 * 298 / 2.
+    let (_, why) =
+        Backend::faster(&TripleFilter::up_to(300), SubtractionGpu::new(ctx).unwrap()).unwrap();
+    assert!(why.contains("44551 triples with c = 300"), "{why}");
+}
