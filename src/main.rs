@@ -24,7 +24,7 @@ use nimseq::kcross::table::TableError;
 use nimseq::memory::human_bytes;
 use nimseq::output::image::Canvas;
 use nimseq::output::resumable::ResumeError;
-use nimseq::subtraction::gpu::SubtractionGpu;
+use nimseq::subtraction::gpu::{GpuTuning, SubtractionGpu};
 use nimseq::subtraction::planes::Planes;
 use nimseq::subtraction::plot;
 use nimseq::subtraction::scan::{Backend, ScanError, ScanJob, ScanOptions};
@@ -246,7 +246,15 @@ fn run(cli: Cli) -> Result<()> {
                 args.c_max, args.runs.repeat
             );
             let gpu_backend = match &gpu {
-                Some(ctx) => Some((Backend::Gpu(SubtractionGpu::new(ctx)?), ctx)),
+                Some(ctx) => {
+                    // The bench prints the lane model too.
+                    let tuning = GpuTuning {
+                        lane_model: true,
+                        ..GpuTuning::default()
+                    };
+                    let gpu = SubtractionGpu::with_tuning(ctx, tuning)?;
+                    Some((Backend::Gpu(gpu), ctx))
+                }
                 None => None,
             };
             let threads = rayon::current_num_threads();

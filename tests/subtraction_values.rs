@@ -343,6 +343,7 @@ fn gpu_passes_compaction_batches_and_2d_dispatch() {
         compact_below: 1.0,
         max_groups_per_dim: Some(2),
         int64: true,
+        lane_model: true,
     };
     // 1000 slots are 16 workgroups: 2 x 8 of them.
     assert_eq!(ctx.dispatch_size_at_most(1000, 64, Some(2)), (2, 8));
@@ -359,6 +360,13 @@ fn gpu_passes_compaction_batches_and_2d_dispatch() {
             // Caps of 1, 2, 4, ... words: the longest triples of a batch (G up to a few
             // hundred values) take four passes or more.
             assert!(stats.gpu_passes >= 4 * batches, "{stats:?}");
+            // The lane model counted every step the GPU took, and no more lane-steps than
+            // warps of 32 can spend.
+            assert!(
+                stats.lane_steps_used >= stats.values / stats.word_bits,
+                "{stats:?}"
+            );
+            assert!(stats.lane_steps_used <= stats.lane_steps_spent, "{stats:?}");
         }
     }
     let handing = SubtractionGpu::with_tuning(

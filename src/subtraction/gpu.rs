@@ -165,6 +165,9 @@ pub struct GpuTuning {
     /// 64 positions a step where the adapter has 64-bit integers (`SHADER_INT64`), else 32:
     /// half the steps, loads and bookkeeping per position for about the same logic.
     pub int64: bool,
+    /// Work out the lane model of [`GpuStats`] (about 60 ns a slot and pass on the host, on
+    /// the GPU thread: for `nimseq bench`, not for scans).
+    pub lane_model: bool,
 }
 
 impl Default for GpuTuning {
@@ -176,6 +179,7 @@ impl Default for GpuTuning {
             compact_below: COMPACT_BELOW,
             max_groups_per_dim: None,
             int64: true,
+            lane_model: false,
         }
     }
 }
@@ -268,16 +272,20 @@ impl std::fmt::Display for GpuStats {
         let steps = (self.values / self.word_bits.max(1)).max(1);
         write!(
             f,
-            "{} values a step, {:.2} mex passes a step ({:.1} values a pass), {} GPU passes, \
-             {:.0}% of lanes busy in warps of {WARP}; {} triples certified on the GPU, {} solved \
-             on the CPU (additive or handed back)",
+            "{} values a step, {:.2} mex passes a step ({:.1} values a pass), {} GPU passes, ",
             self.word_bits,
             self.passes as f64 / steps as f64,
             self.values as f64 / self.passes.max(1) as f64,
             self.gpu_passes,
-            100.0 * self.lane_steps_used as f64 / self.lane_steps_spent.max(1) as f64,
-            self.on_gpu,
-            self.on_cpu
+        )?;
+        if self.lane_steps_spent > 0 {
+            let busy = 100.0 * self.lane_steps_used as f64 / self.lane_steps_spent as f64;
+            write!(f, "{busy:.0}% of lanes busy in warps of {WARP}; ")?;
+        }
+        write!(
+            f,
+            "{} triples certified on the GPU, {} solved on the CPU (additive or handed back)",
+            self.on_gpu, self.on_cpu
         )
     }
 }
@@ -605,17 +613,20 @@ impl<'a> SubtractionGpu<'a> {
             gpu_passes: u64::from(pass),
             ..GpuStats::default()
         };
-        // Words each slot ran: to its proof or its last cap, or through every pass if handed back.
-        let ran: Vec<u32> = states
-            .iter()
-            .zip(results)
-            .map(|(s, r)| match r.status {
-                u32::MAX => self.tuning.pass_end(self.word, s, pass - 1),
-                _ => r.len / self.word as u32,
-            })
-            .collect();
-        (stats.lane_steps_used, stats.lane_steps_spent) =
-            self.tuning.lane_steps(self.word, &states, &ran, &compacted);
+        if self.tuning.lane_model {
+            // Words each slot ran: to its proof or its last cap, or through every pass if
+            // handed back.
+            let ran: Vec<u32> = states
+                .iter()
+                .zip(results)
+                .map(|(s, r)| match r.status {
+                    u32::MAX => self.tuning.pass_end(self.word, s, pass - 1),
+                    _ => r.len / self.word as u32,
+                })
+                .collect();
+            (stats.lane_steps_used, stats.lane_steps_spent) =
+                self.tuning.lane_steps(self.word, &states, &ran, &compacted);
+        }
         for (&i, r) in batch.iter().zip(results) {
             match r.status {
                 STATUS_CERTIFIED => {
