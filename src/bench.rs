@@ -14,14 +14,15 @@ use indicatif::MultiProgress;
 
 use crate::arrows::spider::{SpiderTable, all_spiders};
 use crate::arrows::spider_gpu::SpiderFill;
-use crate::gpu::GpuError;
+use crate::gpu::{GpuContext, GpuError};
 use crate::kcross::reference::{self, Reference};
 use crate::kcross::sequences::{Backend as KcrossBackend, Solver, strips};
 use crate::kcross::table::TableError;
 use crate::output::Format;
 use crate::subtraction::TripleFilter;
+use crate::subtraction::gpu::{GpuStats, GpuTuning, SubtractionGpu, WARP};
 use crate::subtraction::scan::{
-    Backend, DEFAULT_CHUNK_SIZE, ScanError, ScanOptions, Shard, run_scan,
+    Backend, Calibration, DEFAULT_CHUNK_SIZE, ScanError, ScanOptions, Shard, run_scan,
 };
 
 /// One timed run.
@@ -94,6 +95,31 @@ pub fn time_scan(c_max: u32, backend: &Backend<'_>, label: &str) -> Result<Bench
         values: Some(summary.values),
         checksum: summary.peer_line(),
     })
+}
+
+/// The shader's figures for `nimseq bench sub`: the counters of the timed runs, then the lane
+/// model worked out on the sample that `auto` calibrates on, in a run of its own (the model
+/// costs host time, which must stay out of the timed runs).
+pub fn gpu_figures(ctx: &GpuContext, c_max: u32, timed: GpuStats) -> Result<String, ScanError> {
+    let tuning = GpuTuning {
+        lane_model: true,
+        ..GpuTuning::default()
+    };
+    let model = SubtractionGpu::with_tuning(ctx, tuning)?;
+    let sample = Calibration::sample(&TripleFilter::up_to(c_max));
+    for solved in model.solve(&sample)? {
+        solved?;
+    }
+    let lanes = match model.take_stats().lanes_busy() {
+        Some(busy) => format!(
+            "{:.0}% busy in warps of {WARP} (the lane model, on the {} triples with c = {c_max} \
+             that auto calibrates on)",
+            100.0 * busy,
+            sample.len()
+        ),
+        None => "no triple for the lane model".to_string(),
+    };
+    Ok(format!("gpu shader: {timed}\ngpu lanes: {lanes}"))
 }
 
 /// Times a peer program run as `peer C_MAX`; its last output line is its checksum line.

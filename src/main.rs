@@ -14,7 +14,9 @@ use cli::{
     Cli, Command, KcrossCommand, PlotView, PposArgs, ScanArgs, SeqArgs, SeqFormat, SubCommand,
     SurveyArgs, TableFormat,
 };
-use nimseq::bench::{BenchRow, BenchTable, fastest_of, time_kcross, time_peer, time_scan};
+use nimseq::bench::{
+    BenchRow, BenchTable, fastest_of, gpu_figures, time_kcross, time_peer, time_scan,
+};
 use nimseq::gpu::GpuContext;
 use nimseq::kcross;
 use nimseq::kcross::gpu::KcrossGpu;
@@ -24,7 +26,7 @@ use nimseq::kcross::table::TableError;
 use nimseq::memory::human_bytes;
 use nimseq::output::image::Canvas;
 use nimseq::output::resumable::ResumeError;
-use nimseq::subtraction::gpu::{GpuTuning, SubtractionGpu};
+use nimseq::subtraction::gpu::SubtractionGpu;
 use nimseq::subtraction::planes::Planes;
 use nimseq::subtraction::plot;
 use nimseq::subtraction::scan::{Backend, ScanError, ScanJob, ScanOptions};
@@ -246,15 +248,7 @@ fn run(cli: Cli) -> Result<()> {
                 args.c_max, args.runs.repeat
             );
             let gpu_backend = match &gpu {
-                Some(ctx) => {
-                    // The bench prints the lane model too.
-                    let tuning = GpuTuning {
-                        lane_model: true,
-                        ..GpuTuning::default()
-                    };
-                    let gpu = SubtractionGpu::with_tuning(ctx, tuning)?;
-                    Some((Backend::Gpu(gpu), ctx))
-                }
+                Some(ctx) => Some((Backend::Gpu(SubtractionGpu::new(ctx)?), ctx)),
                 None => None,
             };
             let threads = rayon::current_num_threads();
@@ -287,7 +281,7 @@ fn run(cli: Cli) -> Result<()> {
             if let Some((backend, ctx)) = &gpu_backend {
                 println!("gpu: {}", ctx.describe());
                 if let Backend::Gpu(gpu) = backend {
-                    println!("gpu shader: {}", gpu.take_stats());
+                    println!("{}", gpu_figures(ctx, args.c_max, gpu.take_stats())?);
                 }
             }
             println!(

@@ -267,24 +267,31 @@ pub struct GpuStats {
 /// Lanes a warp runs in lock-step on NVIDIA hardware (AMD's are 32 or 64).
 pub const WARP: usize = 32;
 
+impl GpuStats {
+    /// The share of lanes the lane model found busy, where it ran.
+    pub fn lanes_busy(&self) -> Option<f64> {
+        (self.lane_steps_spent > 0)
+            .then(|| self.lane_steps_used as f64 / self.lane_steps_spent as f64)
+    }
+}
+
 impl std::fmt::Display for GpuStats {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let steps = (self.values / self.word_bits.max(1)).max(1);
         write!(
             f,
-            "{} values a step, {:.2} mex passes a step ({:.1} values a pass), {} GPU passes, ",
+            "{} values a step, {:.2} mex passes a step ({:.1} values a pass), {} GPU passes",
             self.word_bits,
             self.passes as f64 / steps as f64,
             self.values as f64 / self.passes.max(1) as f64,
             self.gpu_passes,
         )?;
-        if self.lane_steps_spent > 0 {
-            let busy = 100.0 * self.lane_steps_used as f64 / self.lane_steps_spent as f64;
-            write!(f, "{busy:.0}% of lanes busy in warps of {WARP}; ")?;
+        if let Some(busy) = self.lanes_busy() {
+            write!(f, ", {:.0}% of lanes busy in warps of {WARP}", 100.0 * busy)?;
         }
         write!(
             f,
-            "{} triples certified on the GPU, {} solved on the CPU (additive or handed back)",
+            "; {} triples certified on the GPU, {} solved on the CPU (additive or handed back)",
             self.on_gpu, self.on_cpu
         )
     }

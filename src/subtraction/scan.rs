@@ -229,18 +229,10 @@ impl Calibration {
     /// Times both backends on triples spread over the largest `c` of `filter` (`None` if it
     /// has none), checking that they agree.
     pub fn run(filter: &TripleFilter, gpu: &SubtractionGpu<'_>) -> Result<Option<Self>, ScanError> {
-        let top = TripleFilter {
-            c_min: filter.c_max,
-            ..filter.clone()
-        };
-        let count = top.count() as usize;
-        if count == 0 {
+        let sample = Self::sample(filter);
+        if sample.is_empty() {
             return Ok(None);
         }
-        let sample: Vec<Triple> = top
-            .triples()
-            .step_by(count.div_ceil(CALIBRATION_TRIPLES))
-            .collect();
         let start = std::time::Instant::now();
         let on_cpu = Backend::Cpu.solve(&sample)?;
         let cpu = start.elapsed();
@@ -265,6 +257,18 @@ impl Calibration {
             cpu,
             gpu: gpu_time,
         }))
+    }
+
+    /// Up to [`CALIBRATION_TRIPLES`] triples spread evenly over the largest `c` of `filter`.
+    pub fn sample(filter: &TripleFilter) -> Vec<Triple> {
+        let top = TripleFilter {
+            c_min: filter.c_max,
+            ..filter.clone()
+        };
+        let count = (top.count() as usize).max(1);
+        top.triples()
+            .step_by(count.div_ceil(CALIBRATION_TRIPLES))
+            .collect()
     }
 
     pub fn gpu_is_faster(&self) -> bool {
