@@ -225,15 +225,10 @@ impl GpuContext {
         bind_group: &wgpu::BindGroup,
         groups: (u32, u32),
     ) {
-        self.dispatch_all(&[(pipeline, bind_group, groups)]);
-    }
-
-    /// Queues compute passes, one after the other, in one submission.
-    pub fn dispatch_all(&self, passes: &[(&wgpu::ComputePipeline, &wgpu::BindGroup, (u32, u32))]) {
         let mut encoder = self
             .device
             .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: None });
-        for &(pipeline, bind_group, groups) in passes {
+        {
             let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
                 label: None,
                 timestamp_writes: None,

@@ -153,7 +153,8 @@ pub fn long_cap(c: u32) -> usize {
 pub struct GpuTuning {
     /// Slots a batch holds at most (fewer where the adapter's bindings are smaller).
     pub batch: usize,
-    /// The first pass's cap in values, `mul * c + add`; each later pass's is 4 times longer.
+    /// The first pass's cap in values, `mul * c + add`; each later pass's is twice the one
+    /// before.
     pub first_cap: (u32, u32),
     /// When a pass leaves this many slots or fewer, the CPU solves them instead.
     pub cpu_handoff: u32,
@@ -248,7 +249,7 @@ pub fn shader_source(int64: bool) -> String {
 pub struct GpuStats {
     /// Values the GPU computed for the triples it certified.
     pub values: u64,
-    /// Mex passes over a word those took (one a step where `a >= 32`).
+    /// Mex passes over a word those took (one a step where `a` is a word or more).
     pub passes: u64,
     /// Triples the GPU certified, and those the CPU solved (additive, handed back, uncertified).
     pub on_gpu: u64,
@@ -451,17 +452,18 @@ impl<'a> SubtractionGpu<'a> {
             )
         };
         let mut cpu_count = additive.len() as u64;
+        // One ring size and batch size for all the triples: a chunk of a scan has one or a few
+        // neighbouring values of c.
+        let rows = self.ring_rows(on_gpu.iter().map(|&i| triples[i]));
+        let batch = self.batch_size(&on_gpu, triples, rows)?;
         std::thread::scope(|scope| -> Result<(), GpuError> {
             let mut cpu_jobs = vec![scope.spawn(move || on_cpu(additive))];
-            let mut start = 0;
-            while start < on_gpu.len() {
-                let end = self.batch_end(triples, &on_gpu, start)?;
-                let left = self.run_batch(triples, &on_gpu[start..end], &mut out)?;
+            for batch in on_gpu.chunks(batch) {
+                let left = self.run_batch(triples, batch, rows, &mut out)?;
                 cpu_count += left.len() as u64;
                 if !left.is_empty() {
                     cpu_jobs.push(scope.spawn(move || on_cpu(left)));
                 }
-                start = end;
             }
             for job in cpu_jobs {
                 let (indices, solved) = job.join().expect("the CPU solver does not panic");
@@ -503,19 +505,18 @@ impl<'a> SubtractionGpu<'a> {
         (rows * 2 * self.word / 8, STATE_BYTES)
     }
 
-    /// The end of the batch that starts at `on_gpu[start]`: as many triples as the tuning and
-    /// the adapter's bindings allow.
-    fn batch_end(
+    /// Slots a batch of `on_gpu` (indices into `triples`) takes with rings of `rows` rows: as
+    /// many as the tuning and the adapter's bindings allow.
+    fn batch_size(
         &self,
-        triples: &[Triple],
         on_gpu: &[usize],
-        start: usize,
+        triples: &[Triple],
+        rows: u64,
     ) -> Result<usize, GpuError> {
         let limit = self.ctx.max_binding_bytes();
-        let rows = self.ring_rows(on_gpu[start..].iter().map(|&i| triples[i]));
         let (ring, state) = self.slot_bytes(rows);
         if ring.max(state) > limit {
-            let c_max = on_gpu[start..].iter().map(|&i| triples[i].c).max();
+            let c_max = on_gpu.iter().map(|&i| triples[i].c).max();
             return Err(GpuError::TooLarge {
                 what: format!(
                     "the value ring of a triple with c = {} (one binding)",
@@ -527,20 +528,20 @@ impl<'a> SubtractionGpu<'a> {
             });
         }
         let fit = (limit / ring.max(state)) as usize;
-        Ok((start + fit.min(self.tuning.batch.max(1))).min(on_gpu.len()))
+        Ok(fit.min(self.tuning.batch).max(1))
     }
 
-    /// Runs the passes over one batch (`batch` indexes `triples`), writing what the GPU
-    /// certified to `out`; returns the indices the CPU must solve.
+    /// Runs the passes over one batch (`batch` indexes `triples`) with rings of `rows` rows,
+    /// writing what the GPU certified to `out`; returns the indices the CPU must solve.
     fn run_batch(
         &self,
         triples: &[Triple],
         batch: &[usize],
+        rows: u64,
         out: &mut [Option<Result<Solution, NotCertified>>],
     ) -> Result<Vec<usize>, GpuError> {
         let ctx = self.ctx;
         let count = batch.len() as u32;
-        let rows = self.ring_rows(batch.iter().map(|&i| triples[i]));
         let states: Vec<GpuInput> = batch
             .iter()
             .map(|&i| {
