@@ -9,14 +9,14 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
 use nimseq::arrows::census::{Valuer, census};
 use nimseq::arrows::forest::NormalForm;
-use nimseq::arrows::spider::{SpiderTable, all_spiders};
+use nimseq::arrows::spider::{SpiderTable, summarise};
 use nimseq::arrows::spider_gpu::{SpiderFill, SpiderGpu};
 use nimseq::gpu::GpuContext;
 
 /// Every spider's value read from a table filled by `fill`.
 fn spiders(fill: &SpiderFill<'_>, h_max: usize) -> u64 {
-    let mut table = fill.table(3, h_max, |_| ()).expect("fits");
-    all_spiders(&mut table, |_, _| Ok(()))
+    let spiders = fill.spiders(3, h_max, |_| ()).expect("fits");
+    summarise(3, h_max, &spiders.values, |_, _| Ok(()))
         .expect("no output")
         .spiders
 }

@@ -3,9 +3,10 @@
 // The host (src/kcross/gpu.rs) lays out the table exactly as src/kcross/layout.rs does: blocks
 // (E, S) of run vectors in colex rank order, `bits` (4 or 8) per state in u32 words, each block
 // on fresh words, all words zero at the start. One invocation walks the states of one word.
-// The table is split over five storage bindings of `seg_words` words each, so it may exceed
-// one binding. The option ranking follows src/kcross/pieces.rs (recomputed per vector here
-// rather than kept up to date).
+// The table spreads over as many storage bindings as it needs: the host replaces the table
+// block below (src/gpu/segments.rs) with one binding per segment, and with 64-bit indices
+// (`Idx`) where the table or a block passes 32 bits. The option ranking follows
+// src/kcross/pieces.rs (recomputed per vector here rather than kept up to date).
 //
 // A vector that leads its reversal in colex order gets the mex of its options, OR-ed into its
 // own place and its reversal's (reversal keeps the value); the others are left to their
@@ -16,81 +17,76 @@ struct Params {
     n: u32,
     e: u32,
     bits: u32,
-    // This dispatch covers words [batch_lo, batch_hi) of level e.
-    batch_lo: u32,
-    batch_hi: u32,
-    seg_words: u32,
-    // Offsets (in u32) of the contrib and starts sections of `tables`; counts start at 0.
+    // This dispatch covers `count` words of level e from word (first_lo, first_hi).
+    first_lo: u32,
+    first_hi: u32,
+    count: u32,
+    // Entry offsets of the contrib and starts sections of the inputs; counts start at 0.
     contrib_at: u32,
     starts_at: u32,
-    _pad0: u32,
-    _pad1: u32,
-    _pad2: u32,
+    // The spare word past the table: the least S of a block of this level where a value did
+    // not fit `bits` (0xffffffff: none; the host resets it).
+    flag_lo: u32,
+    flag_hi: u32,
+    _pad: u32,
 }
 
 @group(0) @binding(0) var<uniform> params: Params;
-// counts f(i, c, s), then contrib(j, x, p), both at (i * (k - 1) + c) * (n + 1) + s, then the
-// first word of each block (E, S) at E * (n + 1) + S, with a final sentinel.
-@group(0) @binding(1) var<storage, read> tables: array<u32>;
-// The lowest word index where a value did not fit `bits` (0xffffffff: none).
-@group(0) @binding(2) var<storage, read_write> overflow: atomic<u32>;
-@group(0) @binding(3) var<storage, read_write> seg0: array<atomic<u32>>;
-@group(0) @binding(4) var<storage, read_write> seg1: array<atomic<u32>>;
-@group(0) @binding(5) var<storage, read_write> seg2: array<atomic<u32>>;
-@group(0) @binding(6) var<storage, read_write> seg3: array<atomic<u32>>;
-@group(0) @binding(7) var<storage, read_write> seg4: array<atomic<u32>>;
+// The inputs: counts f(i, c, s), then contrib(j, x, p), both at (i * (k - 1) + c) * (n + 1) + s,
+// then the first word of each block (E, S) at E * (n + 1) + S, with a final sentinel.
+// table: begin
+alias Idx = u32;
+fn idx(lo: u32, hi: u32) -> Idx {
+    return lo;
+}
+fn input_idx(i: u32) -> Idx {
+    return input(i);
+}
+@group(0) @binding(1) var<storage, read> inputs: array<u32>;
+fn input(i: u32) -> u32 {
+    return inputs[i];
+}
+@group(0) @binding(2) var<storage, read_write> seg0: array<atomic<u32>>;
+fn segment_of(w: Idx) -> u32 {
+    return u32(w >> 0u) / 1073741824u;
+}
+fn load_word(w: Idx) -> u32 {
+    return atomicLoad(&seg0[w]);
+}
+fn or_word(w: Idx, bits: u32) {
+    atomicOr(&seg0[w], bits);
+}
+fn min_word(w: Idx, x: u32) {
+    atomicMin(&seg0[w], x);
+}
+// table: end
 
 const MAX_LEN: u32 = 64u;
 
 var<private> v: array<u32, 64>;
 var<private> p: array<u32, 65>;
-var<private> r: array<u32, 65>;
+var<private> r: array<Idx, 65>;
 var<private> q: array<u32, 65>;
-var<private> rr: array<u32, 65>;
-var<private> t: array<u32, 66>;
+var<private> rr: array<Idx, 65>;
+var<private> t: array<Idx, 66>;
 
-fn load_word(w: u32) -> u32 {
-    let o = w % params.seg_words;
-    switch (w / params.seg_words) {
-        case 0u: { return atomicLoad(&seg0[o]); }
-        case 1u: { return atomicLoad(&seg1[o]); }
-        case 2u: { return atomicLoad(&seg2[o]); }
-        case 3u: { return atomicLoad(&seg3[o]); }
-        default: { return atomicLoad(&seg4[o]); }
-    }
-}
-
-fn or_word(w: u32, bits: u32) {
-    if bits == 0u {
-        return;
-    }
-    let o = w % params.seg_words;
-    switch (w / params.seg_words) {
-        case 0u: { atomicOr(&seg0[o], bits); }
-        case 1u: { atomicOr(&seg1[o], bits); }
-        case 2u: { atomicOr(&seg2[o], bits); }
-        case 3u: { atomicOr(&seg3[o], bits); }
-        default: { atomicOr(&seg4[o], bits); }
-    }
-}
-
-fn idx(i: u32, c: u32, s: u32) -> u32 {
+fn at(i: u32, c: u32, s: u32) -> u32 {
     return (i * (params.k - 1u) + c) * (params.n + 1u) + s;
 }
 
-fn count(i: u32, c: u32, s: u32) -> u32 {
-    return tables[idx(i, c, s)];
+fn count(i: u32, c: u32, s: u32) -> Idx {
+    return input_idx(at(i, c, s));
 }
 
-fn contrib(j: u32, x: u32, s: u32) -> u32 {
-    return tables[params.contrib_at + idx(j, x, s)];
+fn contrib(j: u32, x: u32, s: u32) -> Idx {
+    return input_idx(params.contrib_at + at(j, x, s));
 }
 
-fn block_start(e: u32, s: u32) -> u32 {
-    return tables[params.starts_at + e * (params.n + 1u) + s];
+fn block_start(e: u32, s: u32) -> Idx {
+    return input_idx(params.starts_at + e * (params.n + 1u) + s);
 }
 
-fn block_len(e: u32, s: u32) -> u32 {
+fn block_len(e: u32, s: u32) -> Idx {
     return count(e + 1u, params.k - 2u, s);
 }
 
@@ -98,17 +94,26 @@ fn per_word() -> u32 {
     return 32u / params.bits;
 }
 
+// Shifts, not divisions: 64-bit division is slow where Idx is u64.
+fn words_per(rank: Idx) -> Idx {
+    return rank >> (5u - countTrailingZeros(params.bits));
+}
+
+fn shift_of(rank: Idx) -> u32 {
+    return params.bits * (u32(rank) & (per_word() - 1u));
+}
+
 fn value_mask() -> u32 {
     return (1u << params.bits) - 1u;
 }
 
-fn value_at(e: u32, s: u32, rank: u32) -> u32 {
-    let word = load_word(block_start(e, s) + rank / per_word());
-    return (word >> (params.bits * (rank % per_word()))) & value_mask();
+fn value_at(e: u32, s: u32, rank: Idx) -> u32 {
+    let word = load_word(block_start(e, s) + words_per(rank));
+    return (word >> shift_of(rank)) & value_mask();
 }
 
-// v[0..len) := the sequence of rank `rank` with sum `sum` and last run <= cap (colex).
-fn fill(len: u32, sum: u32, cap: u32, rank_in: u32) {
+// v[0..len) := the sequence of rank `rank` with sum `sum` (colex).
+fn fill(len: u32, sum: u32, rank_in: Idx) {
     let top = params.k - 2u;
     var s = sum;
     var rank = rank_in;
@@ -142,9 +147,9 @@ fn advance(e: u32) {
         if i < e {
             cap = top - v[i + 1u];
         }
-        if i > 0u && before >= 1u && x <= cap && count(i, top - x, before - 1u) > 0u {
+        if i > 0u && before >= 1u && x <= cap && count(i, top - x, before - 1u) > Idx(0u) {
             v[i] = x;
-            fill(i, before - 1u, top - x, 0u);
+            fill(i, before - 1u, Idx(0u));
             return;
         }
         before = before + v[i];
@@ -153,9 +158,9 @@ fn advance(e: u32) {
 
 fn load_sums(e: u32) {
     p[0] = 0u;
-    r[0] = 0u;
+    r[0] = Idx(0u);
     q[0] = 0u;
-    rr[0] = 0u;
+    rr[0] = Idx(0u);
     for (var j = 0u; j <= e; j = j + 1u) {
         let pj = p[j] + v[j];
         p[j + 1u] = pj;
@@ -165,7 +170,7 @@ fn load_sums(e: u32) {
         q[j + 1u] = qj;
         rr[j + 1u] = rr[j] + contrib(j, x, qj);
     }
-    t[e + 1u] = 0u;
+    t[e + 1u] = Idx(0u);
     for (var j = e; j >= 1u; j = j - 1u) {
         t[j] = t[j + 1u] + contrib(j - 1u, v[j], p[j + 1u] + 1u);
     }
@@ -220,10 +225,11 @@ fn leads_its_reversal(e: u32) -> bool {
 
 @compute @workgroup_size(64)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
-    let word = params.batch_lo + gid.y * groups.x * 64u + gid.x;
-    if word >= params.batch_hi {
+    let local = gid.y * groups.x * 64u + gid.x;
+    if local >= params.count {
         return;
     }
+    let word = idx(params.first_lo, params.first_hi) + Idx(local);
     let e = params.e;
     // The block of this word: the last S whose block starts at or before it.
     var s = 0u;
@@ -234,11 +240,11 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
     }
     let start = block_start(e, s);
     let len = block_len(e, s);
-    let first = (word - start) * per_word();
-    fill(e + 1u, s, params.k - 2u, first);
+    let first = (word - start) * Idx(per_word());
+    fill(e + 1u, s, first);
     var own = 0u;
     for (var slot = 0u; slot < per_word(); slot = slot + 1u) {
-        let rank = first + slot;
+        let rank = first + Idx(slot);
         if rank >= len {
             break;
         }
@@ -258,18 +264,20 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
                 }
             }
             if g > value_mask() {
-                atomicMin(&overflow, word);
+                min_word(idx(params.flag_lo, params.flag_hi), s);
             }
             g = g & value_mask();
             own = own | (g << (params.bits * slot));
             let mirror = rr[e + 1u];
-            if mirror != rank {
-                or_word(start + mirror / per_word(), g << (params.bits * (mirror % per_word())));
+            if mirror != rank && g != 0u {
+                or_word(start + words_per(mirror), g << shift_of(mirror));
             }
         }
-        if rank + 1u < len {
+        if rank + Idx(1u) < len {
             advance(e);
         }
     }
-    or_word(word, own);
+    if own != 0u {
+        or_word(word, own);
+    }
 }

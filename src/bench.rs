@@ -12,11 +12,11 @@ use std::time::Instant;
 
 use indicatif::MultiProgress;
 
-use crate::arrows::spider::{SpiderTable, all_spiders};
+use crate::arrows::spider::{SpiderTable, summarise};
 use crate::arrows::spider_gpu::SpiderFill;
 use crate::gpu::{GpuContext, GpuError};
 use crate::kcross::reference::{self, Reference};
-use crate::kcross::sequences::{Backend as KcrossBackend, Solver, strips};
+use crate::kcross::sequences::{Backend as KcrossBackend, Boards, Solver, strips};
 use crate::kcross::table::TableError;
 use crate::output::Format;
 use crate::subtraction::TripleFilter;
@@ -182,11 +182,15 @@ pub fn time_kcross(
             (values, states)
         }
         _ => {
-            let mut solver = Solver::new(k, n_max, backend, u64::MAX, &MultiProgress::new())?;
-            let states = match &solver {
-                Solver::Table { table, .. } => table.layout.states(),
-                Solver::Raw { .. } => 0,
-            };
+            let mut solver = Solver::new(
+                k,
+                n_max,
+                backend,
+                u64::MAX,
+                &MultiProgress::new(),
+                Boards::EmptyStrips,
+            )?;
+            let states = solver.table_size().map_or(0, |size| size.states);
             (strips(&mut solver, n_max)?, states)
         }
     };
@@ -211,9 +215,9 @@ pub fn time_spiders(
 ) -> Result<BenchRow, GpuError> {
     use std::hash::{Hash, Hasher};
     let start = Instant::now();
-    let mut table = fill.table(legs, h_max, |_| ())?;
+    let spiders = fill.spiders(legs, h_max, |_| ())?;
     let mut hash = std::hash::DefaultHasher::new();
-    let summary = all_spiders(&mut table, |_, g| {
+    let summary = summarise(legs, h_max, &spiders.values, |_, g| {
         g.hash(&mut hash);
         Ok(())
     })

@@ -17,11 +17,11 @@ use cli::{
 use nimseq::bench::{
     BenchRow, BenchTable, fastest_of, gpu_figures, time_kcross, time_peer, time_scan,
 };
-use nimseq::gpu::GpuContext;
+use nimseq::gpu::{GpuContext, GpuError};
 use nimseq::kcross;
 use nimseq::kcross::gpu::KcrossGpu;
 use nimseq::kcross::layout::Layout;
-use nimseq::kcross::sequences::{self, Backend as KcrossBackend, Report, Series, Solver};
+use nimseq::kcross::sequences::{self, Backend as KcrossBackend, Boards, Report, Series, Solver};
 use nimseq::kcross::table::TableError;
 use nimseq::memory::human_bytes;
 use nimseq::output::image::Canvas;
@@ -109,7 +109,17 @@ fn is_bad_input(e: &anyhow::Error) -> bool {
                 )
             )
             || matches!(c.downcast_ref::<ScanError>(), Some(ScanError::Output(_)))
+            || c.downcast_ref::<GpuError>().is_some_and(refused_size)
+            || matches!(c.downcast_ref::<TableError>(), Some(TableError::Gpu(e)) if refused_size(e))
     })
+}
+
+/// A GPU error that refuses what was asked (a size, a setting) rather than failing at it.
+fn refused_size(e: &GpuError) -> bool {
+    matches!(
+        e,
+        GpuError::TableTooLarge { .. } | GpuError::TooLarge { .. } | GpuError::Setting { .. }
+    )
 }
 
 fn run(cli: Cli) -> Result<()> {
@@ -617,16 +627,21 @@ fn kcross_command(command: KcrossCommand) -> Result<()> {
     // Builds a solver within `budget` bytes, saying on stderr how large its table is and how
     // long it took.
     let bars = indicatif::MultiProgress::new();
-    let solver = |k: u32, n: usize, budget: u64| {
+    let solver = |k: u32, n: usize, budget: u64, boards: Boards| {
         let start = std::time::Instant::now();
-        let solver = Solver::new(k as usize, n, &backend, budget, &bars)?;
-        if let Some((states, bits, bytes)) = solver.table_size() {
+        let solver = Solver::new(k as usize, n, &backend, budget, &bars, boards)?;
+        if let Some(size) = solver.table_size() {
             let seconds = start.elapsed().as_secs_f64();
+            let device = size
+                .device
+                .map_or(String::new(), |plan| format!(", {plan}"));
             bars.suspend(|| {
                 eprintln!(
-                    "table k = {k}, n <= {n}: {states} states at {bits} bits ({}) in {seconds:.2} s, {:.3e} states/s",
-                    human_bytes(bytes),
-                    states as f64 / seconds
+                    "table k = {k}, n <= {n}: {} states at {} bits ({}) in {seconds:.2} s, {:.3e} states/s{device}",
+                    size.states,
+                    size.bits,
+                    human_bytes(size.bytes),
+                    size.states as f64 / seconds
                 )
             });
         }
@@ -635,24 +650,30 @@ fn kcross_command(command: KcrossCommand) -> Result<()> {
     let (report, format) = match command {
         KcrossCommand::Value(args) => {
             let k = args.k as usize;
-            let mut solver = solver(args.k, value_size(&args.board, k), budget)?;
+            let mut solver = solver(args.k, value_size(&args.board, k), budget, Boards::Any)?;
             let report = kcross::value::describe(&args.board, k, &mut solver)?;
             return print_report(&report, args.format);
         }
         KcrossCommand::Seq(args) => {
-            let values = sequences::strips(&mut solver(args.k, args.n_max, budget)?, args.n_max)?;
+            let values = sequences::strips(
+                &mut solver(args.k, args.n_max, budget, Boards::EmptyStrips)?,
+                args.n_max,
+            )?;
             let series = vec![Series::new(format!("k={}", args.k), values)];
             let report = Report::new(args.k.to_string(), "G([n])", "n", series, false);
             (report, args.format)
         }
         KcrossCommand::Ring(args) => {
-            let values = sequences::rings(&mut solver(args.k, args.l_max, budget)?, args.l_max)?;
+            let values = sequences::rings(
+                &mut solver(args.k, args.l_max, budget, Boards::Any)?,
+                args.l_max,
+            )?;
             let series = vec![Series::new(format!("k={}", args.k), values)];
             let report = Report::new(args.k.to_string(), "G((l))", "l", series, false);
             (report, args.format)
         }
         KcrossCommand::Single(args) => {
-            let mut solver = solver(args.k, args.a_max + 1 + args.b_max, budget)?;
+            let mut solver = solver(args.k, args.a_max + 1 + args.b_max, budget, Boards::Any)?;
             let series = (0..=args.a_max)
                 .map(|a| {
                     let values = sequences::singles(&mut solver, a, args.b_max)?;
@@ -664,7 +685,10 @@ fn kcross_command(command: KcrossCommand) -> Result<()> {
         }
         KcrossCommand::Table(args) => {
             let strips = |k: u32, budget: u64| {
-                let values = sequences::strips(&mut solver(k, args.n_max, budget)?, args.n_max)?;
+                let values = sequences::strips(
+                    &mut solver(k, args.n_max, budget, Boards::EmptyStrips)?,
+                    args.n_max,
+                )?;
                 Ok(Series::new(format!("k={k}"), values))
             };
             // On the CPU the tables of several k are built at once (each level of a table ends
@@ -715,7 +739,7 @@ fn kcross_command(command: KcrossCommand) -> Result<()> {
 }
 
 fn spiders_command(args: ArrowsSpidersArgs) -> Result<()> {
-    use nimseq::arrows::spider::{SpiderTable, all_spiders};
+    use nimseq::arrows::spider::{SpiderTable, summarise};
     use nimseq::arrows::spider_gpu::{SpiderFill, SpiderGpu};
     let (legs, h) = (args.legs as usize, args.leg_max as usize);
     within_budget(SpiderTable::bytes(legs, h), budget(args.mem_budget), || {
@@ -730,12 +754,15 @@ fn spiders_command(args: ArrowsSpidersArgs) -> Result<()> {
     };
     let bar = nimseq::output::progress_bar(SpiderTable::tuples(legs, h), "leg tuples");
     let start = std::time::Instant::now();
-    let mut table = fill.table(legs, h, |done| bar.inc(done))?;
+    let spiders = fill.spiders(legs, h, |done| bar.inc(done))?;
     bar.finish_and_clear();
+    if let Some(plan) = &spiders.device {
+        eprintln!("{plan}");
+    }
     let mut out = io::BufWriter::new(io::stdout().lock());
     let header: Vec<String> = (1..=legs).map(|t| format!("x{t}")).collect();
     writeln!(out, "{},g", header.join(","))?;
-    let summary = all_spiders(&mut table, |x, g| {
+    let summary = summarise(legs, h, &spiders.values, |x, g| {
         for leg in x {
             write!(out, "{leg},")?;
         }

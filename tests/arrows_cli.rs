@@ -195,6 +195,39 @@ fn spiders_rows_and_summary() {
     assert_eq!(o.status.code(), Some(2));
 }
 
+/// NIMSEQ_GPU_MAX_BINDING spreads the spider table over many bindings, said on stderr, with
+/// the CPU's rows; a table over what the lowered bindings hold is refused in one line, exit 2.
+#[test]
+fn lowered_bindings_split_or_refuse_spider_tables() {
+    if crate::common::gpu().is_none() {
+        return;
+    }
+    let spiders = |backend: &str, binding: &str| {
+        nimseq()
+            .args(["arrows", "spiders", "--leg-max", "20", "--backend", backend])
+            .env("NIMSEQ_GPU_MAX_BINDING", binding)
+            .output()
+            .unwrap()
+    };
+    let cpu = spiders("cpu", "5K");
+    let gpu = spiders("gpu", "5K");
+    let err = String::from_utf8_lossy(&gpu.stderr);
+    assert!(gpu.status.success(), "{err}");
+    assert!(err.contains("table in 27 bindings of 5.0 KiB"), "{err}");
+    assert_eq!(gpu.stdout, cpu.stdout);
+    let refused = spiders("gpu", "256");
+    let err = String::from_utf8_lossy(&refused.stderr);
+    assert_eq!(refused.status.code(), Some(2), "{err}");
+    let errors: Vec<&str> = err.lines().filter(|l| l.starts_with("error")).collect();
+    assert_eq!(errors.len(), 1, "{err}");
+    assert!(
+        errors[0].starts_with("error: the table of 3-leg spiders with legs <= 20 at 8 bits needs")
+            && errors[0].contains(" storage bindings of 256.0 B); legs <= ")
+            && errors[0].ends_with(" fit; use --backend cpu"),
+        "{err}"
+    );
+}
+
 /// S(2,3,z): the spec's first values and Theorem 8.1's z mod 2 from z = 14, labelled observed.
 #[test]
 fn family_of_spiders() {

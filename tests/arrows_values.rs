@@ -70,3 +70,46 @@ fn gpu_spider_tables_equal_cpu_tables_and_the_normal_form() {
         .unwrap();
     }
 }
+
+/// 3-leg spiders with legs <= 40 and 4-leg ones with legs <= 12, each table split into the 32
+/// bindings lavapipe has (the 4-leg one also with 64-bit indices, and started at 4 bits an
+/// entry so that it widens to 16): every entry equals the CPU's, and so does every spider's
+/// value read back segment by segment.
+#[test]
+fn split_gpu_spider_tables_equal_cpu_tables() {
+    let Some(ctx) = gpu() else { return };
+    for (legs, h_max) in [(3, 40), (4, 12)] {
+        let mut cpu = SpiderTable::new(legs, h_max);
+        cpu.fill(|_| ());
+        let mut kernel = SpiderGpu::new(ctx).unwrap();
+        // Entries are 8 bits (16 when widened): 32 segments of a quarter of the entries / 32.
+        let entries = cpu.entries().len() as u64;
+        let words = |bits: u64| entries.div_ceil(32 / bits) + 1;
+        kernel.binding_bytes = 4 * words(8).div_ceil(32);
+        let mut variants = vec![(false, 8)];
+        if legs == 4 {
+            variants.push((true, 4));
+        }
+        for (wide, first_bits) in variants {
+            kernel.wide = wide;
+            kernel.first_bits = first_bits;
+            if first_bits == 4 {
+                kernel.binding_bytes = 4 * words(16).div_ceil(32);
+            }
+            let what = format!("{legs} legs <= {h_max}, wide {wide}, from {first_bits} bits");
+            let mut on_gpu = SpiderTable::new(legs, h_max);
+            kernel.fill(&mut on_gpu, |_| ()).unwrap();
+            assert_eq!(on_gpu.entries(), cpu.entries(), "{what}");
+            let read = kernel.spiders(legs, h_max, |_| ()).unwrap();
+            let plan = read.device.unwrap();
+            assert_eq!((plan.segments, plan.wide), (32, wide), "{what}: {plan}");
+            let mut want = Vec::new();
+            each_spider(legs, h_max, |x| {
+                want.push(cpu.spider(x));
+                Ok::<_, ()>(())
+            })
+            .unwrap();
+            assert_eq!(read.values, want, "{what}");
+        }
+    }
+}

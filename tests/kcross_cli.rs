@@ -190,6 +190,53 @@ fn gpu_backend_matches_cpu() {
     }
 }
 
+/// NIMSEQ_GPU_MAX_BINDING spreads a table over many bindings, said on stderr, with the same
+/// output; a table over what the lowered bindings hold is refused in one line, exit code 2,
+/// naming the largest n that fits.
+#[test]
+fn lowered_bindings_split_or_refuse_tables() {
+    if gpu().is_none() {
+        return;
+    }
+    let args = ["kcross", "seq", "--k", "3", "--n-max", "30", "--backend"];
+    let (cpu, _) = run(&[&args[..], &["cpu"]].concat());
+    let o = nimseq()
+        .args([&args[..], &["gpu"]].concat())
+        .env("NIMSEQ_GPU_MAX_BINDING", "16K")
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{err}");
+    assert!(err.contains("table in 13 bindings of 16.0 KiB"), "{err}");
+    assert_eq!(String::from_utf8_lossy(&o.stdout), cpu);
+    let o = nimseq()
+        .args([
+            "kcross",
+            "seq",
+            "--k",
+            "8",
+            "--n-max",
+            "20",
+            "--backend",
+            "gpu",
+        ])
+        .env("NIMSEQ_GPU_MAX_BINDING", "1K")
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    // One error line (after the backend line); the binding count is the adapter's.
+    let errors: Vec<&str> = err.lines().filter(|l| l.starts_with("error")).collect();
+    assert_eq!(errors.len(), 1, "{err}");
+    assert!(
+        errors[0].starts_with("error: the k-cross table for k = 8, n <= 20 at 4 bits needs")
+            && errors[0].contains(" storage bindings of 1.0 KiB); n <= ")
+            && errors[0].ends_with(" fits; use --backend cpu"),
+        "{err}"
+    );
+    assert!(!err.contains("panicked"), "{err}");
+}
+
 /// `bench kcross` in rounds: one row per backend, the same values from both (k = 4 is the
 /// spec's Table 5.2 column).
 #[test]

@@ -188,44 +188,32 @@ impl SpiderTable {
         for total in 0..=self.legs * self.h_max() {
             let done = std::sync::atomic::AtomicU64::new(0);
             // Split by the smallest code: enough pieces for every core.
-            (0..self.valid_codes()).into_par_iter().for_each(|first| {
-                let mut count = 0;
-                table.for_each_in_front(total, first, |codes| {
-                    for s in [Status::N, Status::I, Status::O] {
-                        if needs_options(s, codes) {
-                            let g = rows.mex(table, s, codes);
-                            rows.store(table, s, codes, g);
+            (0..valid_codes(self.h_max()))
+                .into_par_iter()
+                .for_each(|first| {
+                    let mut count = 0;
+                    for_each_in_front(self.legs, self.h_max(), total, first, |codes| {
+                        for s in [Status::N, Status::I, Status::O] {
+                            if needs_options(s, codes) {
+                                let g = rows.mex(table, s, codes);
+                                rows.store(table, s, codes, g);
+                            }
                         }
-                    }
-                    count += 1;
+                        count += 1;
+                    });
+                    done.fetch_add(count, Relaxed);
                 });
-                done.fetch_add(count, Relaxed);
-            });
             progress(done.into_inner());
         }
     }
 
-    /// Entries of the table (three statuses per rank).
-    pub(super) fn len(&self) -> u64 {
-        self.values.len() as u64
-    }
-
-    /// The layout of a multiset table, for the GPU kernel.
-    pub(super) fn rows(&self) -> &Rows {
-        let Indexing::Multiset(rows) = &self.indexing else {
-            panic!("the GPU fills multiset tables");
-        };
-        rows
-    }
-
     /// Overwrites every entry from the GPU's table, which holds each stored value plus one
-    /// and 0 where no state is stored.
-    pub(super) fn store_all(&mut self, values: &[u32]) {
-        assert_eq!(values.len(), self.values.len());
-        for (slot, &g) in self.values.iter_mut().zip(values) {
+    /// and 0 where no state is stored (the GPU's words may end in padding).
+    pub(super) fn store_all(&mut self, entries: impl Iterator<Item = u32>) {
+        for (slot, g) in self.values.iter_mut().zip(entries) {
             *slot.get_mut() = match g.checked_sub(1) {
                 None => UNKNOWN,
-                Some(g) => u16::try_from(g).expect("GPU values are below 2048"),
+                Some(g) => u16::try_from(g).expect("GPU entries are 16 bits at most"),
             };
         }
     }
@@ -248,68 +236,69 @@ impl SpiderTable {
             Indexing::Slots { .. } => unreachable!("slot tables have per-leg bounds"),
         }
     }
+}
 
-    /// Codes a leg may take: 0 (detached) and `3h + phi` for `1 <= h <= h_max`; the `i`-th
-    /// is [`code_at`]`(i)`.
-    pub(super) fn valid_codes(&self) -> usize {
-        1 + 3 * self.h_max()
-    }
+/// Codes a leg may take in a table with legs up to `h_max`: 0 (detached) and `3h + phi` for
+/// `1 <= h <= h_max`; the `i`-th is [`code_at`]`(i)`.
+pub(super) fn valid_codes(h_max: usize) -> usize {
+    1 + 3 * h_max
+}
 
-    /// Calls `visit` with every sorted code tuple of total attached length `total` whose
-    /// smallest code is the `first`-th valid code.
-    pub(super) fn for_each_in_front(
-        &self,
-        total: usize,
-        first: usize,
-        mut visit: impl FnMut(&[u16]),
+/// Calls `visit` with every sorted code tuple of `legs` valid codes (legs up to `h_max`) of
+/// total attached length `total` whose smallest code is the `first`-th valid code.
+pub(super) fn for_each_in_front(
+    legs: usize,
+    h_max: usize,
+    total: usize,
+    first: usize,
+    mut visit: impl FnMut(&[u16]),
+) {
+    let top = valid_codes(h_max) - 1;
+    let mut at = [0usize; MAX_LEGS];
+    at[0] = first;
+    // Depth-first over the remaining slots, each code at least the previous one and the
+    // remaining length reachable with codes in range.
+    fn walk(
+        at: &mut [usize; MAX_LEGS],
+        slot: usize,
+        legs: usize,
+        top: usize,
+        left: usize,
+        visit: &mut impl FnMut(&[u16]),
     ) {
-        let (legs, top) = (self.legs, self.valid_codes() - 1);
-        let mut at = [0usize; MAX_LEGS];
-        at[0] = first;
-        // Depth-first over the remaining slots, each code at least the previous one and the
-        // remaining length reachable with codes in range.
-        fn walk(
-            at: &mut [usize; MAX_LEGS],
-            slot: usize,
-            legs: usize,
-            top: usize,
-            left: usize,
-            visit: &mut impl FnMut(&[u16]),
-        ) {
-            let rest = legs - slot;
-            let low = at[slot - 1];
-            if rest * length_at(low) > left || rest * length_at(top) < left {
-                return;
-            }
-            if rest == 1 {
-                // The last leg has length `left` exactly: its codes are 3 left + phi.
-                let codes = if left == 0 {
-                    0..=0
-                } else {
-                    3 * left - 2..=3 * left
-                };
-                for i in codes.filter(|&i| i >= low && i <= top) {
-                    at[slot] = i;
-                    let mut codes = [0u16; MAX_LEGS];
-                    for (c, &i) in codes.iter_mut().zip(&at[..legs]) {
-                        *c = code_at(i);
-                    }
-                    visit(&codes[..legs]);
-                }
-                return;
-            }
-            for i in low..=top {
-                let h = length_at(i);
-                if h * rest > left {
-                    break;
-                }
+        let rest = legs - slot;
+        let low = at[slot - 1];
+        if rest * length_at(low) > left || rest * length_at(top) < left {
+            return;
+        }
+        if rest == 1 {
+            // The last leg has length `left` exactly: its codes are 3 left + phi.
+            let codes = if left == 0 {
+                0..=0
+            } else {
+                3 * left - 2..=3 * left
+            };
+            for i in codes.filter(|&i| i >= low && i <= top) {
                 at[slot] = i;
-                walk(at, slot + 1, legs, top, left - h, visit);
+                let mut codes = [0u16; MAX_LEGS];
+                for (c, &i) in codes.iter_mut().zip(&at[..legs]) {
+                    *c = code_at(i);
+                }
+                visit(&codes[..legs]);
             }
+            return;
         }
-        if let Some(left) = total.checked_sub(length_at(first)) {
-            walk(&mut at, 1, legs, top, left, &mut visit);
+        for i in low..=top {
+            let h = length_at(i);
+            if h * rest > left {
+                break;
+            }
+            at[slot] = i;
+            walk(at, slot + 1, legs, top, left - h, visit);
         }
+    }
+    if let Some(left) = total.checked_sub(length_at(first)) {
+        walk(&mut at, 1, legs, top, left, &mut visit);
     }
 }
 
@@ -349,7 +338,7 @@ pub(super) struct Rows {
 }
 
 impl Rows {
-    fn new(legs: usize, h_max: usize) -> Self {
+    pub(super) fn new(legs: usize, h_max: usize) -> Self {
         let width = 3 * h_max as u64 + 3;
         let (n_block, io_block) = Self::blocks(legs, width);
         Rows {
@@ -363,6 +352,11 @@ impl Rows {
         }
     }
 
+    /// Entries of the table.
+    pub(super) fn entries(&self) -> u64 {
+        (self.n_block + 2 * self.io_block) as u64
+    }
+
     /// Entries of the n block and of each of the i and o blocks.
     fn blocks(legs: usize, width: u64) -> (u64, u64) {
         let rows = |others: u64| binomial(width + others - 1, others).saturating_mul(width);
@@ -371,7 +365,7 @@ impl Rows {
 
     /// The first entry of the row of `others` (the `legs - 1` other codes, sorted) under
     /// status `s`; for i and o, `others[0]` is the detached leg's 0.
-    fn row(&self, s: Status, others: &[u16]) -> usize {
+    pub(super) fn row(&self, s: Status, others: &[u16]) -> usize {
         let rank = |codes: &[u16]| -> usize {
             codes
                 .iter()
@@ -635,17 +629,19 @@ pub fn each_spider<E>(
     }
 }
 
-/// Every spider of a filled multiset table, `1 <= x_1 <= ... <= x_k <= h_max`, in
-/// lexicographic order, passed to `row` with its value; returns the summary.
-pub fn all_spiders(
-    table: &mut SpiderTable,
+/// The summary of every spider `1 <= x_1 <= ... <= x_k <= h_max`, given their `values` in
+/// lexicographic order (as [`each_spider`] visits them); each is also passed to `row`.
+pub fn summarise(
+    legs: usize,
+    h_max: usize,
+    values: &[u16],
     mut row: impl FnMut(&[usize], u16) -> std::io::Result<()>,
 ) -> std::io::Result<SpiderSummary> {
-    let (legs, h_max) = (table.legs, table.h_max());
     let mut found: std::collections::BTreeMap<u16, (u64, Vec<usize>)> = Default::default();
     let mut summary = SpiderSummary::default();
+    let mut values = values.iter();
     each_spider(legs, h_max, |x| {
-        let g = table.spider(x);
+        let g = *values.next().expect("a value for every spider");
         row(x, g)?;
         summary.spiders += 1;
         let m: usize = x.iter().sum();
@@ -715,7 +711,13 @@ mod tests {
         let mut rows = 0;
         let mut table = SpiderTable::new(3, 9);
         table.fill(|_| ());
-        let summary = all_spiders(&mut table, |_, _| {
+        let mut values = Vec::new();
+        each_spider(3, 9, |x| {
+            values.push(table.spider(x));
+            Ok::<_, ()>(())
+        })
+        .unwrap();
+        let summary = summarise(3, 9, &values, |_, _| {
             rows += 1;
             Ok(())
         })

@@ -1,8 +1,12 @@
 //! The spider table on the GPU (`shaders/arrows.wgsl`): one dispatch per wavefront of equal
-//! total attached length, one invocation per sorted leg tuple; the host lists each wavefront's
-//! tuples and reads the whole table back at the end.
+//! total attached length (or a few, where the inputs hold fewer tuples), one invocation per
+//! sorted leg tuple. Entries are 8 bits (16 once a value passes 254) over as many bindings as
+//! the table needs (`gpu::segments`); the spiders' values are read back segment by segment,
+//! not the whole table.
 
-use super::spider::{MAX_LEGS, SpiderTable};
+use super::forest::Status;
+use super::spider::{MAX_LEGS, Rows, SpiderTable, each_spider, for_each_in_front, valid_codes};
+use crate::gpu::segments::{DeviceTable, Misfit, TablePlan, TableRequest};
 use crate::gpu::{GpuContext, GpuError};
 
 const SHADER: &str = include_str!("../../shaders/arrows.wgsl");
@@ -11,6 +15,14 @@ const WORKGROUP: u32 = 64;
 const TUPLE_WORDS: usize = MAX_LEGS / 2;
 /// Largest option value the shader's mex set holds.
 const MAX_VALUE: u64 = 2047;
+/// Tuples per dispatch where the inputs are a storage buffer.
+const STORAGE_TUPLES: u64 = 1 << 18;
+/// Entry widths: the narrow one first (values below 255).
+const NARROW: u32 = 8;
+const WIDE: u32 = 16;
+/// Flag bits the shader raises.
+const ENTRY_OVERFLOW: u32 = 1;
+const MEX_OVERFLOW: u32 = 2;
 
 #[repr(C)]
 #[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
@@ -18,9 +30,15 @@ struct Params {
     legs: u32,
     count: u32,
     codes: u32,
-    n_block: u32,
-    io_block: u32,
-    _pad: [u32; 3],
+    bits: u32,
+    n_block_lo: u32,
+    n_block_hi: u32,
+    io_block_lo: u32,
+    io_block_hi: u32,
+    tuples_at: u32,
+    flag_lo: u32,
+    flag_hi: u32,
+    _pad: u32,
 }
 
 /// How a multiset table gets its values.
@@ -29,82 +47,257 @@ pub enum SpiderFill<'a> {
     Recursion,
     /// Bottom-up by wavefronts on all cores.
     Cpu,
-    /// Bottom-up by wavefronts, one dispatch each.
+    /// Bottom-up by wavefronts, on the GPU.
     Gpu(&'a SpiderGpu<'a>),
 }
 
+/// Every spider's value, and where the GPU held its table.
+pub struct SpiderValues {
+    /// `g(S(x))` for `1 <= x_1 <= ... <= x_k <= h_max`, in lexicographic order.
+    pub values: Vec<u16>,
+    pub device: Option<TablePlan>,
+}
+
 impl SpiderFill<'_> {
-    /// A table for every `legs`-leg spider with legs up to `h_max`, filled this way;
-    /// `progress` gets leg tuples done (none for the recursion, which fills as it is read).
-    pub fn table(
+    /// The value of every `legs`-leg spider with legs up to `h_max`, from a table filled this
+    /// way; `progress` gets leg tuples done (none for the recursion, which fills as it is
+    /// read).
+    pub fn spiders(
         &self,
         legs: usize,
         h_max: usize,
         progress: impl FnMut(u64),
-    ) -> Result<SpiderTable, GpuError> {
-        let mut table = SpiderTable::new(legs, h_max);
+    ) -> Result<SpiderValues, GpuError> {
+        let from_table = |mut table: SpiderTable| {
+            let mut values = Vec::new();
+            each_spider(legs, h_max, |x| {
+                values.push(table.spider(x));
+                Ok::<_, ()>(())
+            })
+            .expect("values go to a vector");
+            SpiderValues {
+                values,
+                device: None,
+            }
+        };
         match self {
-            SpiderFill::Recursion => {}
-            SpiderFill::Cpu => table.fill(progress),
-            SpiderFill::Gpu(kernel) => kernel.fill(&mut table, progress)?,
+            SpiderFill::Recursion => Ok(from_table(SpiderTable::new(legs, h_max))),
+            SpiderFill::Cpu => {
+                let mut table = SpiderTable::new(legs, h_max);
+                table.fill(progress);
+                Ok(from_table(table))
+            }
+            SpiderFill::Gpu(kernel) => kernel.spiders(legs, h_max, progress),
         }
-        Ok(table)
     }
 }
 
-/// The spider pipeline on one device.
+/// The spider kernel on one device.
 pub struct SpiderGpu<'a> {
     ctx: &'a GpuContext,
-    pipeline: wgpu::ComputePipeline,
+    /// Bytes per binding: the adapter's limit (or `NIMSEQ_GPU_MAX_BINDING`); tests lower it.
+    pub binding_bytes: u64,
+    /// 64-bit indices even where 32 bits would do (tests).
+    pub wide: bool,
+    /// Bits an entry starts at: 8, or 4 in tests (to reach the widening to 16).
+    pub first_bits: u32,
+}
+
+/// A filled table on the device.
+struct OnDevice {
+    table: DeviceTable,
+    bits: u32,
 }
 
 impl<'a> SpiderGpu<'a> {
     pub fn new(ctx: &'a GpuContext) -> Result<Self, GpuError> {
         Ok(SpiderGpu {
             ctx,
-            pipeline: ctx.compute_pipeline("arrows", SHADER)?,
+            binding_bytes: ctx.max_binding_bytes(),
+            wide: false,
+            first_bits: NARROW,
         })
     }
 
-    /// Fills a multiset table wavefront by wavefront; `progress` gets the leg tuples of each.
-    pub fn fill(
+    /// Entries per word and words (with the flag word) of a table of `entries` at `bits`.
+    fn words(entries: u64, bits: u32) -> u64 {
+        entries.div_ceil(u64::from(32 / bits)) + 1
+    }
+
+    fn try_plan(&self, legs: usize, h_max: usize, bits: u32) -> Result<TablePlan, Misfit> {
+        let rows = Rows::new(legs, h_max);
+        TablePlan::new(
+            self.ctx,
+            TableRequest {
+                words: Self::words(rows.entries(), bits),
+                wide: self.wide,
+                // The terms and one tuple at least.
+                input_words: rows.terms.iter().map(|t| t.len() as u64).sum::<u64>()
+                    + TUPLE_WORDS as u64,
+                binding_bytes: self.binding_bytes,
+            },
+        )
+    }
+
+    /// The plan for the table, refused before allocating with the largest leg bound that fits.
+    fn plan(&self, legs: usize, h_max: usize, bits: u32) -> Result<TablePlan, GpuError> {
+        self.try_plan(legs, h_max, bits).map_err(|misfit| {
+            let fits = (1..h_max)
+                .rev()
+                .find(|&h| self.try_plan(legs, h, bits).is_ok())
+                .map_or(String::new(), |h| format!("; legs <= {h} fit"));
+            let entries = Rows::new(legs, h_max).entries();
+            misfit.refusal(
+                format!("the table of {legs}-leg spiders with legs <= {h_max} at {bits} bits"),
+                4 * Self::words(entries, bits),
+                fits,
+            )
+        })
+    }
+
+    /// Fills `table` (a multiset table) on the device and reads every entry back (tests
+    /// compare it with the CPU's); `progress` gets the leg tuples of each wavefront.
+    pub fn fill(&self, table: &mut SpiderTable, progress: impl FnMut(u64)) -> Result<(), GpuError> {
+        let done = self.on_device(table.legs, table.h_max(), progress)?;
+        let words = done.table.read_all(self.ctx)?;
+        let per = 32 / done.bits;
+        let mask = (1u32 << done.bits) - 1;
+        let entries = words
+            .iter()
+            .flat_map(|&w| (0..per).map(move |i| (w >> (i * done.bits)) & mask));
+        table.store_all(entries);
+        Ok(())
+    }
+
+    /// Every spider's value (as [`SpiderFill::spiders`]), read back segment by segment.
+    pub fn spiders(
         &self,
-        table: &mut SpiderTable,
-        mut progress: impl FnMut(u64),
-    ) -> Result<(), GpuError> {
-        let ctx = self.ctx;
-        let entries = table.len();
-        // One binding, 32-bit indices.
-        let limit = ctx.max_binding_bytes().min(4 * u64::from(u32::MAX));
-        if 4 * entries > limit {
-            return Err(GpuError::TooLarge {
-                what: "the spider table (one binding, 32-bit indices)".into(),
-                needed: 4 * entries,
-                limit,
-                unit: "bytes",
-            });
+        legs: usize,
+        h_max: usize,
+        progress: impl FnMut(u64),
+    ) -> Result<SpiderValues, GpuError> {
+        let done = self.on_device(legs, h_max, progress)?;
+        let rows = Rows::new(legs, h_max);
+        // The spiders sharing their first legs - 1 legs lie in one row, at 3 x_k: each such
+        // prefix with its first spider's place in the output and its last leg.
+        let mut prefixes = Vec::new();
+        let mut count = 0;
+        each_spider(legs - 1, h_max, |x| {
+            let codes: Vec<u16> = x.iter().map(|&x| 3 * x as u16).collect();
+            let last = *x.last().expect("legs >= 3");
+            prefixes.push((count, rows.row(Status::N, &codes) as u64, last));
+            count += h_max - last + 1;
+            Ok::<_, ()>(())
+        })
+        .expect("prefixes go to a vector");
+        let (bits, plan) = (done.bits, &done.table.plan);
+        let per_log2 = (32 / bits).trailing_zeros();
+        let mask = (1u32 << bits) - 1;
+        let mut values = vec![0u16; count];
+        let mut found = 0;
+        for segment in 0..plan.segments {
+            let words = done.table.read_segment(self.ctx, segment)?;
+            let first = u64::from(segment) * plan.segment_words;
+            let end = first + words.len() as u64;
+            for &(at, row, last) in &prefixes {
+                let word = |x: usize| (row + 3 * x as u64) >> per_log2;
+                if word(h_max) < first || word(last) >= end {
+                    continue;
+                }
+                for x in last..=h_max {
+                    let entry = row + 3 * x as u64;
+                    if (first..end).contains(&(entry >> per_log2)) {
+                        let w = words[((entry >> per_log2) - first) as usize];
+                        let stored = (w >> (bits * (entry as u32 & ((1 << per_log2) - 1)))) & mask;
+                        // Stored values are one more than the value; 0 would be no state.
+                        values[at + x - last] = stored.checked_sub(1).ok_or_else(|| {
+                            GpuError::Readback(format!("spider entry {entry} was never stored"))
+                        })? as u16;
+                        found += 1;
+                    }
+                }
+            }
         }
-        let rows = table.rows();
-        let terms: Vec<u32> = rows.terms.iter().flatten().map(|&t| t as u32).collect();
-        let storage = wgpu::BufferUsages::STORAGE;
-        let copy = wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::COPY_SRC;
-        let terms = ctx.buffer_init("arrows terms", bytemuck::cast_slice(&terms), storage);
-        // wgpu zeroes new buffers: no state stored yet.
-        let values = ctx.buffer("arrows values", 4 * entries, storage | copy);
-        let overflow =
-            ctx.buffer_init("arrows overflow", bytemuck::bytes_of(&0u32), storage | copy);
+        assert_eq!(found, count, "every spider read once");
+        Ok(SpiderValues {
+            values,
+            device: Some(done.table.plan),
+        })
+    }
+
+    /// The table on the device, again at 16 bits if an entry needs it (`progress` then counts
+    /// the tuples again).
+    fn on_device(
+        &self,
+        legs: usize,
+        h_max: usize,
+        mut progress: impl FnMut(u64),
+    ) -> Result<OnDevice, GpuError> {
+        if let Some(done) = self.compute(legs, h_max, self.first_bits, &mut progress)? {
+            return Ok(done);
+        }
+        self.compute(legs, h_max, WIDE, &mut progress)?
+            .ok_or_else(|| GpuError::OutOfRange("a spider entry passed 16 bits".into()))
+    }
+
+    /// Fills the table at `bits` an entry: `None` if an entry does not fit.
+    fn compute(
+        &self,
+        legs: usize,
+        h_max: usize,
+        bits: u32,
+        progress: &mut impl FnMut(u64),
+    ) -> Result<Option<OnDevice>, GpuError> {
+        let ctx = self.ctx;
+        let plan = self.plan(legs, h_max, bits)?;
+        let pipeline = ctx.compute_pipeline("arrows", &plan.shader(SHADER))?;
+        let rows = Rows::new(legs, h_max);
+        let terms: Vec<u32> = rows
+            .terms
+            .iter()
+            .flatten()
+            .map(|&t| {
+                u32::try_from(t)
+                    .map_err(|_| GpuError::OutOfRange("a multiset rank term passed 32 bits".into()))
+            })
+            .collect::<Result<_, _>>()?;
+        let tuples_at = terms.len() as u64;
+        let chunk = plan.input_capacity().map_or(STORAGE_TUPLES, |words| {
+            (words - tuples_at) / TUPLE_WORDS as u64
+        });
+        let input_words = tuples_at + chunk * TUPLE_WORDS as u64;
+        let usage = wgpu::BufferUsages::COPY_DST
+            | if plan.uniform_inputs() {
+                wgpu::BufferUsages::UNIFORM
+            } else {
+                wgpu::BufferUsages::STORAGE
+            };
+        let inputs = ctx.checked("the spider inputs", 4 * input_words, || {
+            ctx.buffer("arrows inputs", plan.inputs_bytes(input_words), usage)
+        })?;
+        ctx.queue
+            .write_buffer(&inputs, 0, bytemuck::cast_slice(&terms));
         let params = ctx.buffer(
             "arrows params",
             std::mem::size_of::<Params>() as u64,
             wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
         );
-        let mut tuples: Option<(wgpu::Buffer, wgpu::BindGroup, usize)> = None;
-        let valid = table.valid_codes();
+        let flag = plan.words - 1;
+        let table = DeviceTable::new(ctx, plan, "the spider table")?;
+        let mut buffers = vec![(0, &params), (1, &inputs)];
+        buffers.extend(table.entries());
+        let bind_group = ctx.checked("the spider bind group", 0, || {
+            ctx.bind_group(&pipeline, &buffers)
+        })?;
+        let split = |x: u64| (x as u32, (x >> 32) as u32);
+        let (n_block_lo, n_block_hi) = split(rows.n_block as u64);
+        let (io_block_lo, io_block_hi) = split(rows.io_block as u64);
+        let (flag_lo, flag_hi) = split(flag);
         let mut front = Vec::new();
-        for total in 0..=table.legs * table.h_max() {
+        for total in 0..=legs * h_max {
             front.clear();
-            for first in 0..valid {
-                table.for_each_in_front(total, first, |c| {
+            for first in 0..valid_codes(h_max) {
+                for_each_in_front(legs, h_max, total, first, |c| {
                     let mut words = [0u32; TUPLE_WORDS];
                     for (t, &code) in c.iter().enumerate() {
                         words[t / 2] |= u32::from(code) << (16 * (t % 2));
@@ -116,52 +309,39 @@ impl<'a> SpiderGpu<'a> {
             if count == 0 {
                 continue;
             }
-            // The tuple buffer grows to the largest wavefront; the bind group follows it.
-            if tuples.as_ref().is_none_or(|t| t.2 < front.len()) {
-                let size = front.len().next_power_of_two();
-                let buffer = ctx.buffer("arrows tuples", 4 * size as u64, storage | copy);
-                let bind_group = ctx.device.create_bind_group(&wgpu::BindGroupDescriptor {
-                    label: Some("arrows"),
-                    layout: &self.pipeline.get_bind_group_layout(0),
-                    entries: &[&params, &terms, &buffer, &values, &overflow]
-                        .iter()
-                        .enumerate()
-                        .map(|(i, b)| wgpu::BindGroupEntry {
-                            binding: i as u32,
-                            resource: b.as_entire_binding(),
-                        })
-                        .collect::<Vec<_>>(),
-                });
-                tuples = Some((buffer, bind_group, size));
+            for piece in front.chunks(chunk as usize * TUPLE_WORDS) {
+                let tuples = (piece.len() / TUPLE_WORDS) as u32;
+                let p = Params {
+                    legs: legs as u32,
+                    count: tuples,
+                    codes: rows.width as u32,
+                    bits,
+                    n_block_lo,
+                    n_block_hi,
+                    io_block_lo,
+                    io_block_hi,
+                    tuples_at: tuples_at as u32,
+                    flag_lo,
+                    flag_hi,
+                    _pad: 0,
+                };
+                ctx.queue.write_buffer(&params, 0, bytemuck::bytes_of(&p));
+                ctx.queue
+                    .write_buffer(&inputs, 4 * tuples_at, bytemuck::cast_slice(piece));
+                ctx.dispatch(&pipeline, &bind_group, ctx.dispatch_size(tuples, WORKGROUP));
             }
-            let (buffer, bind_group, _) = tuples.as_ref().expect("made above");
-            let p = Params {
-                legs: table.legs as u32,
-                count: count as u32,
-                codes: rows.width as u32,
-                n_block: rows.n_block as u32,
-                io_block: rows.io_block as u32,
-                _pad: [0; 3],
-            };
-            ctx.queue.write_buffer(&params, 0, bytemuck::bytes_of(&p));
-            ctx.queue
-                .write_buffer(buffer, 0, bytemuck::cast_slice(&front));
-            ctx.dispatch(
-                &self.pipeline,
-                bind_group,
-                ctx.dispatch_size(count as u32, WORKGROUP),
-            );
-            ctx.wait()?;
+            // Waits for the wavefront; a flag ends the build here.
+            let raised = table.gather(ctx, &[flag])?[0];
+            if raised & MEX_OVERFLOW != 0 {
+                return Err(GpuError::OutOfRange(format!(
+                    "an option value of a spider state passed {MAX_VALUE}, the most the GPU's mex set holds"
+                )));
+            }
+            if raised & ENTRY_OVERFLOW != 0 {
+                return Ok(None);
+            }
             progress(count as u64);
         }
-        let flag = ctx.read_buffer(&overflow)?;
-        if flag[..4] != [0; 4] {
-            return Err(GpuError::OutOfRange(format!(
-                "an option value of a spider state passed {MAX_VALUE}, the most the GPU's mex set holds"
-            )));
-        }
-        let bytes = ctx.read_buffer(&values)?;
-        table.store_all(bytemuck::cast_slice(&bytes));
-        Ok(())
+        Ok(Some(OnDevice { table, bits }))
     }
 }

@@ -4,12 +4,20 @@
 //! batch. Everything that can fail returns a [`GpuError`] a user can act on; nothing here panics on
 //! a missing or limited adapter.
 
+pub mod segments;
+
 use std::borrow::Cow;
 
 use wgpu::util::DeviceExt;
 
+use crate::memory::{human_bytes, parse_bytes};
+
 /// Set to `1` to make a missing adapter an error in tests instead of a skip (CI sets it).
 pub const REQUIRE_GPU_ENV: &str = "NIMSEQ_REQUIRE_GPU";
+
+/// Lowers the bytes per storage binding (e.g. `16K`), so that small tables spread over many
+/// segments ([`segments`]) and the split is tested without a large card.
+pub const MAX_BINDING_ENV: &str = "NIMSEQ_GPU_MAX_BINDING";
 
 /// What can go wrong on the GPU path.
 #[derive(Debug, thiserror::Error)]
@@ -22,6 +30,31 @@ pub enum GpuError {
     NoAdapter(String),
     #[error("the GPU adapter refused a device: {0}")]
     Device(#[from] wgpu::RequestDeviceError),
+    /// A setting from the environment that does not parse.
+    #[error("{name}: {message}")]
+    Setting { name: &'static str, message: String },
+    /// A table over what the adapter can bind, refused before allocating.
+    #[error(
+        "{what} needs {} on the GPU, but this adapter holds at most {} ({limit}){fits}; use --backend cpu",
+        human_bytes(*needed),
+        human_bytes(*allowed)
+    )]
+    TableTooLarge {
+        what: String,
+        needed: u64,
+        allowed: u64,
+        /// What bounds it, in words.
+        limit: String,
+        /// The largest size that fits, as `; n <= 28 fits` (empty if none).
+        fits: String,
+    },
+    /// An allocation the device refused (out of memory or over a limit).
+    #[error("the GPU could not allocate {what} ({}): {message}", human_bytes(*bytes))]
+    Allocation {
+        what: String,
+        bytes: u64,
+        message: String,
+    },
     /// A shader or pipeline the adapter rejected; a bug in nimseq or an adapter too limited.
     #[error("the GPU rejected {what}: {message}")]
     Validation { what: String, message: String },
@@ -43,12 +76,33 @@ pub enum GpuError {
     },
 }
 
+/// wgpu's reports span many lines; errors here keep to one.
+fn one_line(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
 /// A device and queue with the adapter's real limits.
 pub struct GpuContext {
     pub device: wgpu::Device,
     pub queue: wgpu::Queue,
     pub info: wgpu::AdapterInfo,
     pub limits: wgpu::Limits,
+    /// [`MAX_BINDING_ENV`], where set.
+    binding_override: Option<u64>,
+}
+
+/// `source` with the lines from `// NAME: begin` to `// NAME: end` replaced by `block`.
+///
+/// # Panics
+/// If `source` does not mark the block (a shader bug, caught by every test).
+pub fn replace_block(source: &str, name: &str, block: &str) -> String {
+    let begin = source
+        .find(&format!("// {name}: begin\n"))
+        .unwrap_or_else(|| panic!("the shader marks its {name} block"));
+    let end = source
+        .find(&format!("// {name}: end"))
+        .unwrap_or_else(|| panic!("the shader marks its {name} block"));
+    format!("{}{block}{}", &source[..begin], &source[end..])
 }
 
 impl GpuContext {
@@ -56,6 +110,13 @@ impl GpuContext {
     /// of its limits (the defaults would cap bindings at 128 MiB even on large GPUs) and for
     /// 64-bit integers where it has them.
     pub fn new() -> Result<Self, GpuError> {
+        let binding_override = match std::env::var(MAX_BINDING_ENV) {
+            Ok(text) => Some(parse_bytes(&text).map_err(|message| GpuError::Setting {
+                name: MAX_BINDING_ENV,
+                message,
+            })?),
+            Err(_) => None,
+        };
         pollster::block_on(async {
             let instance = wgpu::Instance::new(
                 wgpu::InstanceDescriptor::new_without_display_handle_from_env(),
@@ -83,6 +144,7 @@ impl GpuContext {
                 queue,
                 info: adapter.get_info(),
                 limits,
+                binding_override,
             })
         })
     }
@@ -96,11 +158,46 @@ impl GpuContext {
         )
     }
 
-    /// The most bytes one storage binding may hold on this adapter.
+    /// The most bytes one storage binding may hold on this adapter ([`MAX_BINDING_ENV`] may
+    /// lower it).
     pub fn max_binding_bytes(&self) -> u64 {
         self.limits
             .max_storage_buffer_binding_size
             .min(self.limits.max_buffer_size)
+            .min(self.binding_override.unwrap_or(u64::MAX))
+    }
+
+    /// Storage bindings one compute shader may have (each a binding of its bind group 0, with
+    /// two more for parameters and inputs).
+    pub fn storage_bindings(&self) -> u32 {
+        self.limits
+            .max_storage_buffers_per_shader_stage
+            .min(self.limits.max_bindings_per_bind_group.saturating_sub(2))
+    }
+
+    /// Runs `allocate` inside error scopes, so that a refused allocation of `bytes` for `what`
+    /// is an error rather than a panic of the device's default handler.
+    pub fn checked<T>(
+        &self,
+        what: &str,
+        bytes: u64,
+        allocate: impl FnOnce() -> T,
+    ) -> Result<T, GpuError> {
+        let memory = self.device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
+        let validation = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
+        let made = allocate();
+        let refused = [validation, memory]
+            .into_iter()
+            .filter_map(|scope| pollster::block_on(scope.pop()))
+            .next();
+        match refused {
+            None => Ok(made),
+            Some(e) => Err(GpuError::Allocation {
+                what: what.to_string(),
+                bytes,
+                message: one_line(&e.to_string()),
+            }),
+        }
     }
 
     /// Compiles a WGSL compute shader with entry point `main`, turning validation failures into
@@ -142,12 +239,7 @@ impl GpuContext {
             None => Ok(pipeline),
             Some(e) => Err(GpuError::Validation {
                 what: format!("the {label} shader ({entry})"),
-                // wgpu's report spans many lines; keep the error to one.
-                message: e
-                    .to_string()
-                    .split_whitespace()
-                    .collect::<Vec<_>>()
-                    .join(" "),
+                message: one_line(&e.to_string()),
             }),
         }
     }
@@ -259,15 +351,33 @@ impl GpuContext {
         buffer: &wgpu::Buffer,
         size: u64,
     ) -> Result<Vec<u8>, GpuError> {
-        let staging = self.buffer(
-            "readback",
-            size,
-            wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
-        );
+        self.read_pieces(&[(buffer, 0)], size)
+    }
+
+    /// `size` bytes (a multiple of 4) at each `(buffer, offset)`, one after the other, after
+    /// all queued work: one copy each into one staging buffer, one submission.
+    pub fn read_pieces(
+        &self,
+        pieces: &[(&wgpu::Buffer, u64)],
+        size: u64,
+    ) -> Result<Vec<u8>, GpuError> {
+        let total = size * pieces.len() as u64;
+        if total == 0 {
+            return Ok(Vec::new());
+        }
+        let staging = self.checked("a readback buffer", total, || {
+            self.buffer(
+                "readback",
+                total,
+                wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+            )
+        })?;
         let mut encoder = self
             .device
             .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: None });
-        encoder.copy_buffer_to_buffer(buffer, 0, &staging, 0, size);
+        for (i, &(buffer, offset)) in pieces.iter().enumerate() {
+            encoder.copy_buffer_to_buffer(buffer, offset, &staging, i as u64 * size, size);
+        }
         let submitted = self.queue.submit([encoder.finish()]);
         let slice = staging.slice(..);
         let (tx, rx) = std::sync::mpsc::channel();

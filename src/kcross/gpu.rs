@@ -1,17 +1,21 @@
 //! The component table on the GPU (`shaders/kcross.wgsl`): each level is a dispatch over its
-//! words, reading lower levels from the same storage; the table is split over five bindings,
-//! so it may be larger than one binding allows.
+//! words, reading lower levels from the same storage. The table spreads over as many bindings
+//! as it needs (`gpu::segments`), with 64-bit indices where it or a block passes 32 bits, and
+//! stays on the device: commands that print only `G([n])` read back only those words.
 
+use super::board::Board;
+use super::components::components;
 use super::layout::{Layout, WIDE};
 use super::table::{TableError, ValueTable, check_budget};
+use crate::gpu::segments::{DeviceTable, Misfit, TablePlan, TableRequest};
 use crate::gpu::{GpuContext, GpuError};
 
 const SHADER: &str = include_str!("../../shaders/kcross.wgsl");
 const WORKGROUP: u32 = 64;
-/// Table bindings in the shader.
-const SEGMENTS: u64 = 5;
 /// Words per dispatch: keeps each submission short.
 const BATCH_WORDS: u64 = 1 << 20;
+/// The flag word's "no value overflowed".
+const NO_OVERFLOW: u32 = u32::MAX;
 
 #[repr(C)]
 #[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
@@ -20,131 +24,177 @@ struct Params {
     n: u32,
     e: u32,
     bits: u32,
-    batch_lo: u32,
-    batch_hi: u32,
-    seg_words: u32,
+    first_lo: u32,
+    first_hi: u32,
+    count: u32,
     contrib_at: u32,
     starts_at: u32,
-    _pad: [u32; 3],
+    flag_lo: u32,
+    flag_hi: u32,
+    _pad: u32,
 }
 
-/// The k-cross pipeline on one device.
+/// The k-cross kernel on one device.
 pub struct KcrossGpu<'a> {
     ctx: &'a GpuContext,
-    pipeline: wgpu::ComputePipeline,
-    /// Words per binding; tests lower it to split small tables.
-    pub segment_words: u64,
+    /// Bytes per binding: the adapter's limit (or `NIMSEQ_GPU_MAX_BINDING`); tests lower it to
+    /// split small tables.
+    pub binding_bytes: u64,
+    /// 64-bit indices even where 32 bits would do (tests).
+    pub wide: bool,
+}
+
+/// A table computed on the device, with its (possibly widened) layout.
+struct OnDevice {
+    layout: Layout,
+    table: DeviceTable,
 }
 
 impl<'a> KcrossGpu<'a> {
     pub fn new(ctx: &'a GpuContext) -> Result<Self, GpuError> {
         Ok(KcrossGpu {
             ctx,
-            pipeline: ctx.compute_pipeline("kcross", SHADER)?,
-            segment_words: ctx.max_binding_bytes() / 4,
+            binding_bytes: ctx.max_binding_bytes(),
+            wide: false,
         })
     }
 
-    /// Refuses a layout this device cannot hold, before allocating.
-    fn check(&self, layout: &Layout) -> Result<u64, GpuError> {
-        let too_large = |what: &str, needed: u64, limit: u64, unit| GpuError::TooLarge {
-            what: what.to_string(),
-            needed,
-            limit,
-            unit,
-        };
-        let seg = self.segment_words.min(u64::from(u32::MAX));
-        if layout.words() > seg * SEGMENTS || layout.words() >= u64::from(u32::MAX) {
-            return Err(too_large(
-                "the k-cross table (5 bindings)",
-                layout.bytes(),
-                4 * (seg * SEGMENTS).min(u64::from(u32::MAX)),
-                "bytes",
-            ));
-        }
-        // Ranks are 32-bit in the shader.
-        let block = layout.largest_block();
-        if block >= u64::from(u32::MAX) {
-            return Err(too_large(
-                "one k-cross block (32-bit ranks)",
-                block,
-                u64::from(u32::MAX) - 1,
-                "states",
-            ));
-        }
-        Ok(seg)
+    /// How `layout`'s table (and its flag word) lies in bindings, or why it does not fit.
+    fn try_plan(&self, layout: &Layout) -> Result<TablePlan, Misfit> {
+        let words = layout.words() + 1;
+        // Ranks, counts and block starts are `Idx` in the shader.
+        let wide = self.wide
+            || words > u64::from(u32::MAX)
+            || layout.largest_block() >= u64::from(u32::MAX);
+        let entries = layout.gpu_inputs().0.len() as u64;
+        TablePlan::new(
+            self.ctx,
+            TableRequest {
+                words,
+                wide,
+                input_words: entries * if wide { 2 } else { 1 },
+                binding_bytes: self.binding_bytes,
+            },
+        )
     }
 
-    /// Computes the whole table, again at 8 bits if a value needs it and `budget` allows;
-    /// `progress` counts states level by level.
+    /// The plan for `layout`, refused before allocating with the largest `n` that fits.
+    pub fn plan(&self, layout: &Layout) -> Result<TablePlan, GpuError> {
+        self.try_plan(layout).map_err(|misfit| {
+            let fits = (1..layout.n)
+                .rev()
+                .find(|&n| {
+                    self.try_plan(&Layout::with_bits(layout.k, n, layout.bits))
+                        .is_ok()
+                })
+                .map_or(String::new(), |n| format!("; n <= {n} fits"));
+            misfit.refusal(
+                format!(
+                    "the k-cross table for k = {}, n <= {} at {} bits",
+                    layout.k, layout.n, layout.bits
+                ),
+                4 * (layout.words() + 1),
+                fits,
+            )
+        })
+    }
+
+    /// Computes the whole table and reads it back; `progress` counts states level by level.
     pub fn build(
         &self,
         layout: Layout,
         budget: u64,
         progress: &indicatif::ProgressBar,
-    ) -> Result<ValueTable, TableError> {
-        match self.build_with(layout.clone(), progress) {
+    ) -> Result<(ValueTable, TablePlan), TableError> {
+        let done = self.on_device(layout, budget, progress)?;
+        let mut words = done.table.read_all(self.ctx)?;
+        words.truncate(done.layout.words() as usize);
+        Ok((ValueTable::from_words(done.layout, words), done.table.plan))
+    }
+
+    /// `G([m])` for `m = 0..=layout.n`, reading back only the words those need; the table's
+    /// layout and plan are returned for logs.
+    pub fn strips(
+        &self,
+        layout: Layout,
+        budget: u64,
+        progress: &indicatif::ProgressBar,
+    ) -> Result<(Vec<u8>, Layout, TablePlan), TableError> {
+        let done = self.on_device(layout, budget, progress)?;
+        let layout = &done.layout;
+        let pieces: Vec<Vec<(usize, u32)>> = (0..=layout.n)
+            .map(|m| {
+                components(&Board::strip(m), layout.k)
+                    .iter()
+                    .map(|v| layout.slot_of(v))
+                    .collect()
+            })
+            .collect();
+        let at: Vec<u64> = pieces.iter().flatten().map(|&(w, _)| w as u64).collect();
+        let words = done.table.gather(self.ctx, &at)?;
+        let mut words = words.into_iter();
+        let values = pieces
+            .iter()
+            .map(|strip| {
+                strip.iter().fold(0, |g, &(_, shift)| {
+                    let word = words.next().expect("one word per piece");
+                    g ^ layout.extract(word, shift) as u8
+                })
+            })
+            .collect();
+        Ok((values, done.layout, done.table.plan))
+    }
+
+    /// The table on the device, again at 8 bits if a value needs it and `budget` allows.
+    fn on_device(
+        &self,
+        layout: Layout,
+        budget: u64,
+        progress: &indicatif::ProgressBar,
+    ) -> Result<OnDevice, TableError> {
+        match self.compute(layout.clone(), progress) {
             Err(TableError::ValueTooLarge { .. }) if layout.bits < WIDE => {
                 let wide = layout.widened();
                 check_budget(&wide, budget)?;
                 progress.set_position(0);
-                self.build_with(wide, progress)
+                self.compute(wide, progress)
             }
             other => other,
         }
     }
 
-    fn build_with(
+    fn compute(
         &self,
         layout: Layout,
         progress: &indicatif::ProgressBar,
-    ) -> Result<ValueTable, TableError> {
-        let seg = self.check(&layout)?;
+    ) -> Result<OnDevice, TableError> {
+        let plan = self.plan(&layout)?;
         let ctx = self.ctx;
-        let (tables, contrib_at, starts_at) = layout.gpu_tables();
-        let storage = wgpu::BufferUsages::STORAGE;
-        let tables = ctx.buffer_init("kcross tables", bytemuck::cast_slice(&tables), storage);
-        let overflow = ctx.buffer_init(
-            "kcross overflow",
-            bytemuck::bytes_of(&u32::MAX),
-            storage | wgpu::BufferUsages::COPY_SRC,
-        );
+        let pipeline = ctx.compute_pipeline("kcross", &plan.shader(SHADER))?;
+        let (inputs, contrib_at, starts_at) = layout.gpu_inputs();
+        let mut inputs = plan.input_entries(inputs);
+        let usage = if plan.uniform_inputs() {
+            wgpu::BufferUsages::UNIFORM
+        } else {
+            wgpu::BufferUsages::STORAGE
+        };
+        inputs.resize((plan.inputs_bytes(inputs.len() as u64) / 4) as usize, 0);
+        let inputs = ctx.buffer_init("kcross inputs", bytemuck::cast_slice(&inputs), usage);
         let params = ctx.buffer(
             "kcross params",
             std::mem::size_of::<Params>() as u64,
             wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
         );
-        let segments: Vec<wgpu::Buffer> = (0..SEGMENTS)
-            .map(|i| {
-                let words = layout.words().saturating_sub(i * seg).min(seg).max(1);
-                ctx.buffer(
-                    "kcross segment",
-                    words * 4,
-                    storage | wgpu::BufferUsages::COPY_SRC,
-                )
-            })
-            .collect();
-        let mut entries = vec![
-            params.as_entire_binding(),
-            tables.as_entire_binding(),
-            overflow.as_entire_binding(),
-        ];
-        entries.extend(segments.iter().map(|b| b.as_entire_binding()));
-        let entries: Vec<wgpu::BindGroupEntry> = entries
-            .into_iter()
-            .enumerate()
-            .map(|(i, resource)| wgpu::BindGroupEntry {
-                binding: i as u32,
-                resource,
-            })
-            .collect();
-        let bind_group = ctx.device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("kcross"),
-            layout: &self.pipeline.get_bind_group_layout(0),
-            entries: &entries,
-        });
+        let table = DeviceTable::new(ctx, plan, "the k-cross table")?;
+        let flag = layout.words();
+        let mut buffers = vec![(0, &params), (1, &inputs)];
+        buffers.extend(table.entries());
+        let bind_group = ctx.checked("the k-cross bind group", 0, || {
+            ctx.bind_group(&pipeline, &buffers)
+        })?;
         for e in 1..=layout.n {
             progress.set_message(format!("k = {}, level {e}/{}", layout.k, layout.n));
+            table.write(ctx, flag, &[NO_OVERFLOW]);
             let level = layout.level_words(e);
             let mut lo = level.start;
             while lo < level.end {
@@ -154,42 +204,32 @@ impl<'a> KcrossGpu<'a> {
                     n: layout.n as u32,
                     e: e as u32,
                     bits: layout.bits,
-                    batch_lo: lo as u32,
-                    batch_hi: hi as u32,
-                    seg_words: seg as u32,
+                    first_lo: lo as u32,
+                    first_hi: (lo >> 32) as u32,
+                    count: (hi - lo) as u32,
                     contrib_at,
                     starts_at,
-                    _pad: [0; 3],
+                    flag_lo: flag as u32,
+                    flag_hi: (flag >> 32) as u32,
+                    _pad: 0,
                 };
                 ctx.queue.write_buffer(&params, 0, bytemuck::bytes_of(&p));
                 let groups = ctx.dispatch_size((hi - lo) as u32, WORKGROUP);
-                ctx.dispatch(&self.pipeline, &bind_group, groups);
+                ctx.dispatch(&pipeline, &bind_group, groups);
                 lo = hi;
             }
-            ctx.wait()?;
+            // Waits for the level; a value over the width ends the build here.
+            let s = table.gather(ctx, &[flag])?[0];
+            if s != NO_OVERFLOW {
+                return Err(TableError::ValueTooLarge {
+                    k: layout.k,
+                    what: format!("a component with {e} live cells and {s} X's"),
+                    max: layout.max_value(),
+                });
+            }
             let states: u64 = (0..=layout.n - e).map(|s| layout.block_len(e, s)).sum();
             progress.inc(states);
         }
-        let first_overflow = ctx.read_buffer(&overflow)?;
-        let first_overflow = u32::from_le_bytes(first_overflow[..4].try_into().expect("4 bytes"));
-        if first_overflow != u32::MAX {
-            let (e, s, _) = layout
-                .locate(u64::from(first_overflow) * layout.per_word())
-                .expect("an overflow inside the table");
-            return Err(TableError::ValueTooLarge {
-                k: layout.k,
-                what: format!("a component with {e} live cells and {s} X's"),
-                max: layout.max_value(),
-            });
-        }
-        let mut words = Vec::with_capacity(layout.words() as usize);
-        for buffer in &segments {
-            let bytes = ctx.read_buffer(buffer)?;
-            let left = layout.words() as usize - words.len();
-            let here: &[u32] = bytemuck::cast_slice(&bytes);
-            words.extend_from_slice(&here[..here.len().min(left)]);
-        }
-        debug_assert_eq!(words.len(), layout.words() as usize);
-        Ok(ValueTable::from_words(layout, words))
+        Ok(OnDevice { layout, table })
     }
 }

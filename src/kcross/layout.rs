@@ -254,7 +254,7 @@ impl Layout {
         self.words().saturating_mul(4)
     }
 
-    /// The largest block, in states: GPU ranks are 32-bit.
+    /// The largest block, in states: GPU ranks are 32-bit unless it passes them.
     pub fn largest_block(&self) -> u64 {
         (1..=self.n)
             .flat_map(|e| (0..=self.n - e).map(move |s| (e, s)))
@@ -270,17 +270,23 @@ impl Layout {
         row.partition_point(|&start| start <= w) - 1
     }
 
-    /// The counting tables and block starts as one `u32` array for the GPU, with the offsets of
-    /// the contrib and starts sections. Entries past `u32` are never read by a layout that
-    /// passes the GPU's checks (blocks and words below `2^32`), so they are clamped.
-    pub fn gpu_tables(&self) -> (Vec<u32>, u32, u32) {
-        let clamp = |x: &u64| (*x).min(u64::from(u32::MAX)) as u32;
-        let mut out: Vec<u32> = self.counts.iter().map(clamp).collect();
+    /// The counting tables and block starts as one array for the GPU, with the offsets of the
+    /// contrib and starts sections.
+    pub fn gpu_inputs(&self) -> (Vec<u64>, u32, u32) {
+        let mut out = self.counts.clone();
         let contrib_at = out.len() as u32;
-        out.extend(self.contrib.iter().map(clamp));
+        out.extend(&self.contrib);
         let starts_at = out.len() as u32;
-        out.extend(self.starts.iter().map(clamp));
+        out.extend(&self.starts);
         (out, contrib_at, starts_at)
+    }
+
+    /// The word and shift of component `v`'s value (at least two runs, fitting the layout).
+    pub fn slot_of(&self, v: &[u8]) -> (usize, u32) {
+        let e = v.len() - 1;
+        let s: usize = v.iter().map(|&x| usize::from(x)).sum();
+        assert!(e >= 1 && e + s <= self.n, "{v:?} is outside the table");
+        self.slot(self.index(e, s, self.rank(v)))
     }
 
     /// The colex rank of `v` inside its block.

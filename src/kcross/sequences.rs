@@ -9,9 +9,11 @@ use serde::Serialize;
 
 use super::board::Board;
 use super::gpu::KcrossGpu;
+use super::layout::Layout;
 use super::reference;
 use super::ring::RingValues;
 use super::table::{TableError, ValueTable, plan};
+use crate::gpu::segments::TablePlan;
 use crate::output::progress_bar;
 use crate::period::{OBSERVED_REPEATS, Period, observed};
 
@@ -34,7 +36,32 @@ pub enum Solver {
         // Boxed: a layout is large beside the raw rules' one number.
         table: Box<ValueTable>,
         rings: RingValues,
+        /// The table's bindings, when it was computed on the GPU.
+        device: Option<TablePlan>,
     },
+    /// `G([m])` only, for `m` up to the layout's `n`: what a GPU table was read back for.
+    Strips {
+        values: Vec<u8>,
+        layout: Box<Layout>,
+        device: TablePlan,
+    },
+}
+
+/// Which boards a solver is asked for: a GPU table stays on the device where only empty strips
+/// are (their words are read back, not the whole table).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Boards {
+    EmptyStrips,
+    Any,
+}
+
+/// A table's size, for logs.
+pub struct TableSize {
+    pub states: u64,
+    pub bits: u32,
+    pub bytes: u64,
+    /// Its bindings, for a table on the GPU.
+    pub device: Option<TablePlan>,
 }
 
 /// Refuses boards of `n` cells that the raw rules (`reference`) or the table engines cannot
@@ -54,60 +81,82 @@ pub fn check_size(k: usize, n: usize, reference: bool, budget: u64) -> Result<()
 }
 
 impl Solver {
-    /// A solver for boards of up to `n` cells; the engines build their table here (refused before
-    /// allocating if it does not fit `budget` bytes), with a progress bar among `bars` (shown on
-    /// a terminal; several tables may be built at once).
+    /// A solver for boards of up to `n` cells, asked for `boards`; the engines build their
+    /// table here (refused before allocating if it does not fit `budget` bytes), with a
+    /// progress bar among `bars` (shown on a terminal; several tables may be built at once).
     pub fn new(
         k: usize,
         n: usize,
         backend: &Backend,
         budget: u64,
         bars: &MultiProgress,
+        boards: Boards,
     ) -> Result<Self, TableError> {
-        let build = |layout| {
-            let bar = bars.add(progress_bar(
-                super::layout::Layout::states(&layout),
-                "states",
-            ));
-            let table = match backend {
-                Backend::Gpu(gpu) => gpu.build(layout, budget, &bar),
-                _ => ValueTable::build_cpu(layout, budget, &bar),
-            };
-            bar.finish_and_clear();
-            table
-        };
-        match backend {
-            Backend::Reference => check_size(k, n, true, budget).map(|()| Solver::Raw { k }),
-            Backend::Cpu | Backend::Gpu(_) => {
-                let layout = plan(k, n, budget)?;
-                // Rings memoise their cyclic positions in what the table leaves of the budget.
-                let rest = budget - layout.bytes();
-                Ok(Solver::Table {
-                    table: Box::new(build(layout)?),
-                    rings: RingValues::new(rest),
-                })
+        let layout = match backend {
+            Backend::Reference => {
+                return check_size(k, n, true, budget).map(|()| Solver::Raw { k });
             }
-        }
+            Backend::Cpu | Backend::Gpu(_) => plan(k, n, budget)?,
+        };
+        // Rings memoise their cyclic positions in what the table leaves of the budget.
+        let rest = budget - layout.bytes();
+        let bar = bars.add(progress_bar(layout.states(), "states"));
+        let solver = match (backend, boards) {
+            (Backend::Gpu(gpu), Boards::EmptyStrips) => {
+                gpu.strips(layout, budget, &bar)
+                    .map(|(values, layout, device)| Solver::Strips {
+                        values,
+                        layout: Box::new(layout),
+                        device,
+                    })
+            }
+            (Backend::Gpu(gpu), Boards::Any) => {
+                gpu.build(layout, budget, &bar)
+                    .map(|(table, device)| Solver::Table {
+                        table: Box::new(table),
+                        rings: RingValues::new(rest),
+                        device: Some(device),
+                    })
+            }
+            _ => ValueTable::build_cpu(layout, budget, &bar).map(|table| Solver::Table {
+                table: Box::new(table),
+                rings: RingValues::new(rest),
+                device: None,
+            }),
+        };
+        bar.finish_and_clear();
+        solver
     }
 
-    /// The table's size, for logs: states, bits per value, bytes (`None` for the raw rules).
-    pub fn table_size(&self) -> Option<(u64, u32, u64)> {
-        match self {
-            Solver::Raw { .. } => None,
-            Solver::Table { table, .. } => Some((
-                table.layout.states(),
-                table.layout.bits,
-                table.layout.bytes(),
-            )),
-        }
+    /// The table's size, for logs (`None` for the raw rules).
+    pub fn table_size(&self) -> Option<TableSize> {
+        let (layout, device) = match self {
+            Solver::Raw { .. } => return None,
+            Solver::Table { table, device, .. } => (&table.layout, device.clone()),
+            Solver::Strips { layout, device, .. } => (&**layout, Some(device.clone())),
+        };
+        Some(TableSize {
+            states: layout.states(),
+            bits: layout.bits,
+            bytes: layout.bytes(),
+            device,
+        })
     }
 
-    /// `G(board)`; the board must be within the solver's size and hold no run of `k`.
+    /// `G(board)`; the board must be within the solver's size and hold no run of `k` (and be
+    /// an empty strip for a solver built for [`Boards::EmptyStrips`]).
     pub fn value(&mut self, board: &Board) -> Result<u8, TableError> {
         match self {
             Solver::Raw { k } => Ok(reference::solve(board, *k).0),
-            Solver::Table { table, rings } if board.circular => rings.value(table, board),
+            Solver::Table { table, rings, .. } if board.circular => rings.value(table, board),
             Solver::Table { table, .. } => Ok(table.strip_value(board)),
+            Solver::Strips { values, .. } => {
+                assert!(
+                    !board.circular && !board.cells.contains(&true),
+                    "a strips-only solver asked for {board}"
+                );
+                Ok(values[board.cells.len()])
+            }
         }
     }
 }
@@ -269,8 +318,24 @@ mod tests {
             [3, 1, 2, 3, 1, 2, 3, 3, 2, 4, 3, 2, 2, 3, 5, 2],
             [1, 2, 0, 1, 2, 0, 3, 1, 0, 3, 1, 2, 0, 1, 2, 0],
         ];
-        let mut engine = Solver::new(3, 21, &Backend::Cpu, 1 << 30, &MultiProgress::new()).unwrap();
-        let mut raw = Solver::new(3, 16, &Backend::Reference, 0, &MultiProgress::new()).unwrap();
+        let mut engine = Solver::new(
+            3,
+            21,
+            &Backend::Cpu,
+            1 << 30,
+            &MultiProgress::new(),
+            Boards::Any,
+        )
+        .unwrap();
+        let mut raw = Solver::new(
+            3,
+            16,
+            &Backend::Reference,
+            0,
+            &MultiProgress::new(),
+            Boards::Any,
+        )
+        .unwrap();
         for (a, row) in table_5_1.iter().enumerate() {
             assert_eq!(singles(&mut engine, a, 15).unwrap(), row, "a = {a}");
             let small = singles(&mut raw, a, 15 - a).unwrap();
@@ -279,7 +344,15 @@ mod tests {
         let k4 = [
             0, 1, 0, 1, 1, 0, 2, 1, 0, 1, 2, 0, 1, 1, 0, 1, 0, 0, 1, 2, 0, 1, 0, 3, 1, 2,
         ];
-        let mut engine = Solver::new(4, 25, &Backend::Cpu, 1 << 30, &MultiProgress::new()).unwrap();
+        let mut engine = Solver::new(
+            4,
+            25,
+            &Backend::Cpu,
+            1 << 30,
+            &MultiProgress::new(),
+            Boards::Any,
+        )
+        .unwrap();
         assert_eq!(strips(&mut engine, 25).unwrap(), k4);
     }
 

@@ -396,15 +396,7 @@ impl ValueTable {
 
     /// `G` of the component `v` (at least two runs, fitting the table).
     pub fn value(&self, v: &[u8]) -> u8 {
-        let e = v.len() - 1;
-        let s: usize = v.iter().map(|&x| usize::from(x)).sum();
-        assert!(
-            e >= 1 && e + s <= self.layout.n,
-            "{v:?} is outside the table"
-        );
-        let (w, shift) = self
-            .layout
-            .slot(self.layout.index(e, s, self.layout.rank(v)));
+        let (w, shift) = self.layout.slot_of(v);
         self.layout.extract(self.words[w], shift) as u8
     }
 

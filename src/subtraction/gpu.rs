@@ -235,13 +235,7 @@ pub fn shader_source(int64: bool) -> String {
     if !int64 {
         return SHADER.to_string();
     }
-    let begin = SHADER
-        .find("// word: begin\n")
-        .expect("the shader marks its word block");
-    let end = SHADER
-        .find("// word: end")
-        .expect("the shader marks its word block");
-    format!("{}{WORD64}{}", &SHADER[..begin], &SHADER[end..])
+    crate::gpu::replace_block(SHADER, "word", WORD64)
 }
 
 /// Totals over everything a [`SubtractionGpu`] solved, for `nimseq bench`.
