@@ -6,7 +6,7 @@
 
 use super::forest::Status;
 use super::spider::{MAX_LEGS, Rows, SpiderTable, each_spider, for_each_in_front, valid_codes};
-use crate::gpu::segments::{DeviceTable, Misfit, TablePlan, TableRequest};
+use crate::gpu::segments::{DeviceTable, Misfit, Pipelines, TablePlan, TableRequest};
 use crate::gpu::{GpuContext, GpuError};
 
 const SHADER: &str = include_str!("../../shaders/arrows.wgsl");
@@ -99,6 +99,7 @@ pub struct SpiderGpu<'a> {
     pub binding_bytes: u64,
     /// 64-bit indices even where 32 bits would do (tests).
     pub wide: bool,
+    pipelines: Pipelines,
     /// Bits an entry starts at: 8, or 4 in tests (to reach the widening to 16).
     pub first_bits: u32,
 }
@@ -115,6 +116,7 @@ impl<'a> SpiderGpu<'a> {
             ctx,
             binding_bytes: ctx.max_binding_bytes(),
             wide: false,
+            pipelines: Pipelines::new("arrows", SHADER),
             first_bits: NARROW,
         })
     }
@@ -250,7 +252,7 @@ impl<'a> SpiderGpu<'a> {
     ) -> Result<Option<OnDevice>, GpuError> {
         let ctx = self.ctx;
         let plan = self.plan(legs, h_max, bits)?;
-        let pipeline = ctx.compute_pipeline("arrows", &plan.shader(SHADER))?;
+        let pipeline = self.pipelines.get(ctx, &plan)?;
         let rows = Rows::new(legs, h_max);
         let terms: Vec<u32> = rows
             .terms

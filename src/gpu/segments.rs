@@ -17,6 +17,7 @@
 //! kernel uses for flags (read back after each level), so no other storage binding is needed.
 
 use std::fmt;
+use std::sync::Mutex;
 
 use super::{GpuContext, GpuError};
 use crate::memory::human_bytes;
@@ -123,7 +124,7 @@ impl TablePlan {
         let binding_words = (request.binding_bytes / 4).max(1);
         let wide = request.wide || request.words > u64::from(u32::MAX);
         // With 64-bit indices, the unit makes `w >> granule_log2` fit 32 bits.
-        let granule_log2 = (64 - request.words.leading_zeros()).saturating_sub(32);
+        let granule_log2 = granule_log2(request.words);
         let segment_words = binding_words >> granule_log2 << granule_log2;
         let too_many = Misfit::Bindings {
             bindings,
@@ -139,8 +140,7 @@ impl TablePlan {
         if segments > u64::from(bindings) {
             return Err(too_many);
         }
-        let segments = segments as u32;
-        let uniform_inputs = if segments < bindings {
+        let uniform_inputs = if segments < u64::from(bindings) {
             None
         } else {
             // The whole uniform binding: families that stream inputs fill it in chunks.
@@ -150,14 +150,31 @@ impl TablePlan {
             }
             Some(most as u32)
         };
-        Ok(TablePlan {
-            words: request.words,
+        Ok(Self::fixed(
+            request.words,
             segment_words,
-            segments,
             wide,
+            uniform_inputs,
+        ))
+    }
+
+    /// The plan of `words` in segments of `segment_words` (a multiple of the granule 64-bit
+    /// indices need), with inputs in a uniform of that many `u32`s or in storage, unchecked
+    /// against any adapter (tests validate the shaders it generates without one).
+    pub fn fixed(words: u64, segment_words: u64, wide: bool, uniform_inputs: Option<u32>) -> Self {
+        let granule_log2 = granule_log2(words);
+        assert!(
+            segment_words > 0 && segment_words.is_multiple_of(1 << granule_log2),
+            "segments of {segment_words} words for {words}"
+        );
+        TablePlan {
+            words,
+            segment_words,
+            segments: words.div_ceil(segment_words) as u32,
+            wide: wide || words > u64::from(u32::MAX),
             granule_log2,
             uniform_inputs,
-        })
+        }
     }
 
     /// Words of segment `i`.
@@ -251,6 +268,11 @@ impl TablePlan {
     }
 }
 
+/// The unit segments are counted in for a table of `words`: `w >> granule_log2` fits 32 bits.
+fn granule_log2(words: u64) -> u32 {
+    (64 - words.leading_zeros()).saturating_sub(32)
+}
+
 /// The statement `op` on segment `s` (`SEG` in `op`), for `s` in `lo..hi`: a binary tree of
 /// comparisons, so an access costs `log2(segments)` branches (a `switch` may be a chain of
 /// compares, and on SIMD CPUs such as llvmpipe each case a masked pass).
@@ -265,6 +287,40 @@ fn tree(lo: u32, hi: u32, depth: usize, op: &str) -> String {
         tree(lo, mid, depth + 1, op),
         tree(mid, hi, depth + 1, op)
     )
+}
+
+/// A family's shader, compiled once per distinct table block (a command builds several
+/// tables, and benchmarks build one again each round).
+pub struct Pipelines {
+    label: &'static str,
+    source: &'static str,
+    built: Mutex<Vec<(String, wgpu::ComputePipeline)>>,
+}
+
+impl Pipelines {
+    pub fn new(label: &'static str, source: &'static str) -> Self {
+        Pipelines {
+            label,
+            source,
+            built: Mutex::new(Vec::new()),
+        }
+    }
+
+    /// The pipeline for `plan`'s form of the shader.
+    pub fn get(
+        &self,
+        ctx: &GpuContext,
+        plan: &TablePlan,
+    ) -> Result<wgpu::ComputePipeline, GpuError> {
+        let source = plan.shader(self.source);
+        let mut built = self.built.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((_, pipeline)) = built.iter().find(|(s, _)| *s == source) {
+            return Ok(pipeline.clone());
+        }
+        let pipeline = ctx.compute_pipeline(self.label, &source)?;
+        built.push((source, pipeline.clone()));
+        Ok(pipeline)
+    }
 }
 
 /// A table's segments on the device, zeroed.

@@ -7,7 +7,7 @@ use super::board::Board;
 use super::components::components;
 use super::layout::{Layout, WIDE};
 use super::table::{TableError, ValueTable, check_budget};
-use crate::gpu::segments::{DeviceTable, Misfit, TablePlan, TableRequest};
+use crate::gpu::segments::{DeviceTable, Misfit, Pipelines, TablePlan, TableRequest};
 use crate::gpu::{GpuContext, GpuError};
 
 const SHADER: &str = include_str!("../../shaders/kcross.wgsl");
@@ -42,6 +42,7 @@ pub struct KcrossGpu<'a> {
     pub binding_bytes: u64,
     /// 64-bit indices even where 32 bits would do (tests).
     pub wide: bool,
+    pipelines: Pipelines,
 }
 
 /// A table computed on the device, with its (possibly widened) layout.
@@ -56,6 +57,7 @@ impl<'a> KcrossGpu<'a> {
             ctx,
             binding_bytes: ctx.max_binding_bytes(),
             wide: false,
+            pipelines: Pipelines::new("kcross", SHADER),
         })
     }
 
@@ -170,7 +172,7 @@ impl<'a> KcrossGpu<'a> {
     ) -> Result<OnDevice, TableError> {
         let plan = self.plan(&layout)?;
         let ctx = self.ctx;
-        let pipeline = ctx.compute_pipeline("kcross", &plan.shader(SHADER))?;
+        let pipeline = self.pipelines.get(ctx, &plan)?;
         let (inputs, contrib_at, starts_at) = layout.gpu_inputs();
         let mut inputs = plan.input_entries(inputs);
         let usage = if plan.uniform_inputs() {
