@@ -22,6 +22,8 @@ SCAN_SECONDS="${2:-240}"
 KCROSS_SECONDS="${3:-160}"
 SPIDER_SECONDS="${4:-40}"
 PUSH_SECONDS="${5:-120}"
+# Seconds for the two k-cross target runs below, shared equally.
+TARGET_SECONDS="${6:-200}"
 PUSH_C="${6:-1500}"
 OUT="${OUT:-/tmp/gpu-bench}"
 LOG="$(mktemp -d)"
@@ -54,6 +56,15 @@ save
 # its share of the time until a run fails (memory, bindings) or the time is spent.
 timeout 40 ./.dev/nimseq bench kcross --k 6 --n-max 30 2>&1 | tee "$LOG/kcross-bench.txt"
 save
+# Issue 19's targets first (tables over many bindings, 64-bit indices): k = 13 to n = 36
+# (68 GB) and k = 3 to n = 60, each its stderr table line (bindings used) or its refusal.
+for kn in "13 36" "3 60"; do
+    set -- $kn
+    timeout $((TARGET_SECONDS / 2)) ./.dev/nimseq kcross seq --k "$1" --n-max "$2" --backend gpu --mem-budget 130G \
+        >"$LOG/kcross-k$1-n$2.csv" 2>"$LOG/kcross-k$1-n$2.err"
+    echo "k=$1 n=$2: exit $?: $(grep -E '^(table|error)' "$LOG/kcross-k$1-n$2.err")" | tee -a "$LOG/kcross.txt"
+    save
+done
 for k in 3 4 5 6 7 8 9 10 11 12 13; do
     end=$((SECONDS + KCROSS_SECONDS / 11))
     if [ "$k" = 3 ]; then n=50; else n=30; fi
@@ -74,12 +85,12 @@ for k in 3 4 5 6 7 8 9 10 11 12 13; do
     save
 done
 # Spiders: GPU against the CPU path at legs <= 120, then growing leg bounds on the GPU until
-# the time is spent or the table no longer fits one binding. Values seen with legs <= 120
-# (spec arrows.md 2.4): anything else is new.
+# the time is spent or the table no longer fits the card. Values seen with legs <= 600 (the
+# CPU's run, results/arrows/): anything else is new.
 timeout 40 ./.dev/nimseq bench arrows --leg-max 120 2>&1 | tee "$LOG/spiders-bench.txt"
-known=" 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 26 27 28 30 32 "
+known=" $(seq -s " " 0 34) 36 37 38 43 44 "
 end=$((SECONDS + SPIDER_SECONDS))
-for h in 160 200 240 280 320 360 400 450 500; do
+for h in 200 320 450 600 700 800 900 1000; do
     left=$((end - SECONDS))
     [ $left -ge 1 ] || break
     start=$SECONDS
