@@ -23,7 +23,7 @@ KCROSS_SECONDS="${3:-160}"
 SPIDER_SECONDS="${4:-40}"
 PUSH_SECONDS="${5:-120}"
 # Seconds for the two k-cross target runs below, shared equally.
-TARGET_SECONDS="${6:-200}"
+TARGET_SECONDS="${7:-200}"
 PUSH_C="${6:-1500}"
 OUT="${OUT:-/tmp/gpu-bench}"
 LOG="$(mktemp -d)"
