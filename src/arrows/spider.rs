@@ -177,6 +177,18 @@ impl SpiderTable {
         g
     }
 
+    /// The value of every spider of a multiset table, `1 <= x_1 <= ... <= x_k <= h_max` in
+    /// lexicographic order (as [`each_spider`] visits them).
+    pub fn spider_values(&mut self) -> Vec<u16> {
+        let mut values = Vec::new();
+        each_spider(self.legs, self.h_max(), |x| {
+            values.push(self.spider(x));
+            Ok::<_, ()>(())
+        })
+        .expect("values go to a vector");
+        values
+    }
+
     /// Values every state of a multiset table bottom-up: wavefronts of equal total attached
     /// length (every move lowers it), each wavefront on all cores; `progress` gets the leg
     /// tuples of each finished wavefront (of [`Self::tuples`] in all).
@@ -711,13 +723,7 @@ mod tests {
         let mut rows = 0;
         let mut table = SpiderTable::new(3, 9);
         table.fill(|_| ());
-        let mut values = Vec::new();
-        each_spider(3, 9, |x| {
-            values.push(table.spider(x));
-            Ok::<_, ()>(())
-        })
-        .unwrap();
-        let summary = summarise(3, 9, &values, |_, _| {
+        let summary = summarise(3, 9, &table.spider_values(), |_, _| {
             rows += 1;
             Ok(())
         })

@@ -68,17 +68,9 @@ impl SpiderFill<'_> {
         h_max: usize,
         progress: impl FnMut(u64),
     ) -> Result<SpiderValues, GpuError> {
-        let from_table = |mut table: SpiderTable| {
-            let mut values = Vec::new();
-            each_spider(legs, h_max, |x| {
-                values.push(table.spider(x));
-                Ok::<_, ()>(())
-            })
-            .expect("values go to a vector");
-            SpiderValues {
-                values,
-                device: None,
-            }
+        let from_table = |mut table: SpiderTable| SpiderValues {
+            values: table.spider_values(),
+            device: None,
         };
         match self {
             SpiderFill::Recursion => Ok(from_table(SpiderTable::new(legs, h_max))),
@@ -107,7 +99,36 @@ pub struct SpiderGpu<'a> {
 /// A filled table on the device.
 struct OnDevice {
     table: DeviceTable,
+    packing: Packing,
+}
+
+/// How entries of `bits` pack into `u32` words, as the shader's `entry` reads them: `32 / bits`
+/// a word, the first in the low bits.
+#[derive(Clone, Copy)]
+struct Packing {
     bits: u32,
+}
+
+impl Packing {
+    fn per_word_log2(self) -> u32 {
+        (32 / self.bits).trailing_zeros()
+    }
+
+    /// Words for `entries`, with the flag word after them.
+    fn words(self, entries: u64) -> u64 {
+        entries.div_ceil(1 << self.per_word_log2()) + 1
+    }
+
+    /// The word holding entry `i`.
+    fn word(self, i: u64) -> u64 {
+        i >> self.per_word_log2()
+    }
+
+    /// Entry `i` (the value plus one, 0 where no state is stored) from its word.
+    fn get(self, word: u32, i: u64) -> u32 {
+        let slot = i as u32 & ((1 << self.per_word_log2()) - 1);
+        (word >> (self.bits * slot)) & ((1 << self.bits) - 1)
+    }
 }
 
 impl<'a> SpiderGpu<'a> {
@@ -121,17 +142,12 @@ impl<'a> SpiderGpu<'a> {
         })
     }
 
-    /// Entries per word and words (with the flag word) of a table of `entries` at `bits`.
-    fn words(entries: u64, bits: u32) -> u64 {
-        entries.div_ceil(u64::from(32 / bits)) + 1
-    }
-
     fn try_plan(&self, legs: usize, h_max: usize, bits: u32) -> Result<TablePlan, Misfit> {
         let rows = Rows::new(legs, h_max);
         TablePlan::new(
             self.ctx,
             TableRequest {
-                words: Self::words(rows.entries(), bits),
+                words: Packing { bits }.words(rows.entries()),
                 wide: self.wide,
                 // The terms and one tuple at least.
                 input_words: rows.terms.iter().map(|t| t.len() as u64).sum::<u64>()
@@ -151,7 +167,7 @@ impl<'a> SpiderGpu<'a> {
             let entries = Rows::new(legs, h_max).entries();
             misfit.refusal(
                 format!("the table of {legs}-leg spiders with legs <= {h_max} at {bits} bits"),
-                4 * Self::words(entries, bits),
+                4 * Packing { bits }.words(entries),
                 fits,
             )
         })
@@ -162,11 +178,9 @@ impl<'a> SpiderGpu<'a> {
     pub fn fill(&self, table: &mut SpiderTable, progress: impl FnMut(u64)) -> Result<(), GpuError> {
         let done = self.on_device(table.legs, table.h_max(), progress)?;
         let words = done.table.read_all(self.ctx)?;
-        let per = 32 / done.bits;
-        let mask = (1u32 << done.bits) - 1;
-        let entries = words
-            .iter()
-            .flat_map(|&w| (0..per).map(move |i| (w >> (i * done.bits)) & mask));
+        let packing = done.packing;
+        let entries = (0..(words.len() as u64) << packing.per_word_log2())
+            .map(|i| packing.get(words[packing.word(i) as usize], i));
         table.store_all(entries);
         Ok(())
     }
@@ -192,9 +206,7 @@ impl<'a> SpiderGpu<'a> {
             Ok::<_, ()>(())
         })
         .expect("prefixes go to a vector");
-        let (bits, plan) = (done.bits, &done.table.plan);
-        let per_log2 = (32 / bits).trailing_zeros();
-        let mask = (1u32 << bits) - 1;
+        let (packing, plan) = (done.packing, &done.table.plan);
         let mut values = vec![0u16; count];
         let mut found = 0;
         for segment in 0..plan.segments {
@@ -202,15 +214,15 @@ impl<'a> SpiderGpu<'a> {
             let first = u64::from(segment) * plan.segment_words;
             let end = first + words.len() as u64;
             for &(at, row, last) in &prefixes {
-                let word = |x: usize| (row + 3 * x as u64) >> per_log2;
+                let word = |x: usize| packing.word(row + 3 * x as u64);
                 if word(h_max) < first || word(last) >= end {
                     continue;
                 }
                 for x in last..=h_max {
                     let entry = row + 3 * x as u64;
-                    if (first..end).contains(&(entry >> per_log2)) {
-                        let w = words[((entry >> per_log2) - first) as usize];
-                        let stored = (w >> (bits * (entry as u32 & ((1 << per_log2) - 1)))) & mask;
+                    if (first..end).contains(&packing.word(entry)) {
+                        let w = words[(packing.word(entry) - first) as usize];
+                        let stored = packing.get(w, entry);
                         // Stored values are one more than the value; 0 would be no state.
                         values[at + x - last] = stored.checked_sub(1).ok_or_else(|| {
                             GpuError::Readback(format!("spider entry {entry} was never stored"))
@@ -344,6 +356,9 @@ impl<'a> SpiderGpu<'a> {
             }
             progress(count as u64);
         }
-        Ok(Some(OnDevice { table, bits }))
+        Ok(Some(OnDevice {
+            table,
+            packing: Packing { bits },
+        }))
     }
 }

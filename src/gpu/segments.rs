@@ -3,8 +3,8 @@
 //!
 //! Why generated bindings, one per segment, rather than `binding_array`: binding arrays of
 //! storage buffers need a native-only feature that lavapipe (CI) and GL lack, so they would
-//! need a fallback anyway, and two paths where one serves. A generated `switch` on the segment
-//! is one uniform-ish branch per access (a block of ranks lies in one or two segments).
+//! need a fallback anyway, and two paths where one serves. A generated binary tree of
+//! comparisons picks the segment on each access (see [`tree`] for what that costs).
 //!
 //! A word's segment is `(w >> granule) / granules`, a constant division the shader compiler
 //! turns into a multiply: segments hold a multiple of `2^granule` words, as many as one binding
@@ -48,7 +48,8 @@ pub struct TableRequest {
     pub words: u64,
     /// Whether ranks or indices need 64 bits even where the words would not.
     pub wide: bool,
-    /// The most `u32`s the inputs binding holds at once.
+    /// The fewest `u32`s the inputs binding must hold at once (a uniform one, where no storage
+    /// binding is left, holds up to its limit).
     pub input_words: u64,
     /// Bytes per binding: the adapter's limit, or lower to force a split.
     pub binding_bytes: u64,
@@ -122,7 +123,7 @@ impl TablePlan {
         let bindings = ctx.storage_bindings();
         let int64 = ctx.device.features().contains(wgpu::Features::SHADER_INT64);
         let binding_words = (request.binding_bytes / 4).max(1);
-        let wide = request.wide || request.words > u64::from(u32::MAX);
+        let wide = needs_wide(request.words, request.wide);
         // With 64-bit indices, the unit makes `w >> granule_log2` fit 32 bits.
         let granule_log2 = granule_log2(request.words);
         let segment_words = binding_words >> granule_log2 << granule_log2;
@@ -171,7 +172,7 @@ impl TablePlan {
             words,
             segment_words,
             segments: words.div_ceil(segment_words) as u32,
-            wide: wide || words > u64::from(u32::MAX),
+            wide: needs_wide(words, wide),
             granule_log2,
             uniform_inputs,
         }
@@ -261,11 +262,15 @@ impl TablePlan {
         self.uniform_inputs.map(u64::from)
     }
 
-    /// Whether the inputs binding is a uniform one (written in chunks of at most the request's
-    /// `input_words`).
+    /// Whether the inputs binding is a uniform one (of [`Self::input_capacity`] words).
     pub fn uniform_inputs(&self) -> bool {
         self.uniform_inputs.is_some()
     }
+}
+
+/// Whether a table of `words` has 64-bit indices: where asked, or where its words pass 32 bits.
+fn needs_wide(words: u64, asked: bool) -> bool {
+    asked || words > u64::from(u32::MAX)
 }
 
 /// The unit segments are counted in for a table of `words`: `w >> granule_log2` fits 32 bits.

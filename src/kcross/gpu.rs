@@ -68,7 +68,7 @@ impl<'a> KcrossGpu<'a> {
         let wide = self.wide
             || words > u64::from(u32::MAX)
             || layout.largest_block() >= u64::from(u32::MAX);
-        let entries = layout.gpu_inputs().0.len() as u64;
+        let entries = layout.gpu_inputs_len() as u64;
         TablePlan::new(
             self.ctx,
             TableRequest {

@@ -281,6 +281,11 @@ impl Layout {
         (out, contrib_at, starts_at)
     }
 
+    /// Entries of [`Self::gpu_inputs`], without building them.
+    pub fn gpu_inputs_len(&self) -> usize {
+        self.counts.len() + self.contrib.len() + self.starts.len()
+    }
+
     /// The word and shift of component `v`'s value (at least two runs, fitting the layout).
     pub fn slot_of(&self, v: &[u8]) -> (usize, u32) {
         let e = v.len() - 1;

@@ -308,6 +308,11 @@ mod tests {
 
     /// The paper's Table 5.1 (k = 3, a <= 5, b <= 15) and Table 5.2's k = 4 column, from the
     /// engine; the raw rules agree on every board of up to 16 cells.
+    /// A solver for any boards of up to `n` cells.
+    fn any_boards(k: usize, n: usize, backend: &Backend, budget: u64) -> Solver {
+        Solver::new(k, n, backend, budget, &MultiProgress::new(), Boards::Any).unwrap()
+    }
+
     #[test]
     fn papers_tables() {
         let table_5_1 = [
@@ -318,24 +323,8 @@ mod tests {
             [3, 1, 2, 3, 1, 2, 3, 3, 2, 4, 3, 2, 2, 3, 5, 2],
             [1, 2, 0, 1, 2, 0, 3, 1, 0, 3, 1, 2, 0, 1, 2, 0],
         ];
-        let mut engine = Solver::new(
-            3,
-            21,
-            &Backend::Cpu,
-            1 << 30,
-            &MultiProgress::new(),
-            Boards::Any,
-        )
-        .unwrap();
-        let mut raw = Solver::new(
-            3,
-            16,
-            &Backend::Reference,
-            0,
-            &MultiProgress::new(),
-            Boards::Any,
-        )
-        .unwrap();
+        let mut engine = any_boards(3, 21, &Backend::Cpu, 1 << 30);
+        let mut raw = any_boards(3, 16, &Backend::Reference, 0);
         for (a, row) in table_5_1.iter().enumerate() {
             assert_eq!(singles(&mut engine, a, 15).unwrap(), row, "a = {a}");
             let small = singles(&mut raw, a, 15 - a).unwrap();
@@ -344,15 +333,7 @@ mod tests {
         let k4 = [
             0, 1, 0, 1, 1, 0, 2, 1, 0, 1, 2, 0, 1, 1, 0, 1, 0, 0, 1, 2, 0, 1, 0, 3, 1, 2,
         ];
-        let mut engine = Solver::new(
-            4,
-            25,
-            &Backend::Cpu,
-            1 << 30,
-            &MultiProgress::new(),
-            Boards::Any,
-        )
-        .unwrap();
+        let mut engine = any_boards(4, 25, &Backend::Cpu, 1 << 30);
         assert_eq!(strips(&mut engine, 25).unwrap(), k4);
     }
 

@@ -44,3 +44,14 @@ pub fn fresh_seed() -> u64 {
 pub fn nimseq() -> std::process::Command {
     std::process::Command::new(env!("CARGO_BIN_EXE_nimseq"))
 }
+
+/// The one error line of a run refused as bad input: exit code 2, exactly one `error` line on
+/// stderr (other lines, such as the backend's, may come before it), no panic.
+pub fn refusal(o: &std::process::Output) -> String {
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+    let errors: Vec<&str> = err.lines().filter(|l| l.starts_with("error")).collect();
+    assert_eq!(errors.len(), 1, "{err}");
+    errors[0].to_string()
+}
