@@ -15,7 +15,7 @@ use nimseq::gpu::GpuContext;
 
 /// Every spider's value read from a table filled by `fill`.
 fn spiders(fill: &SpiderFill<'_>, h_max: usize) -> u64 {
-    let spiders = fill.spiders(3, h_max, |_| ()).expect("fits");
+    let spiders = fill.spiders(3, h_max, None, |_| ()).expect("fits");
     summarise(3, h_max, &spiders.values, |_, _| Ok(()))
         .expect("no output")
         .spiders

@@ -12,6 +12,7 @@ use nimseq::kcross::gpu::KcrossGpu;
 use nimseq::kcross::layout::Layout;
 use nimseq::kcross::reference::Reference;
 use nimseq::kcross::table::ValueTable;
+use nimseq::memory::Budget;
 
 fn table(c: &mut Criterion) {
     let (k, n) = (4, 18);
@@ -28,13 +29,16 @@ fn table(c: &mut Criterion) {
         })
     });
     group.bench_function("cpu", |b| {
-        b.iter(|| ValueTable::build_cpu(layout.clone(), u64::MAX, &hidden).expect("fits"))
+        b.iter(|| ValueTable::build_cpu(layout.clone(), Budget::UNLIMITED, &hidden).expect("fits"))
     });
     match GpuContext::new() {
         Ok(ctx) => {
             let gpu = KcrossGpu::new(&ctx).expect("shader compiles");
             group.bench_function("gpu", |b| {
-                b.iter(|| gpu.build(layout.clone(), u64::MAX, &hidden).expect("fits"))
+                b.iter(|| {
+                    gpu.build(layout.clone(), Budget::UNLIMITED, &hidden)
+                        .expect("fits")
+                })
             });
         }
         Err(e) => eprintln!("no GPU benchmark: {e}"),

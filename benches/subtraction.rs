@@ -7,6 +7,7 @@
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
 use nimseq::gpu::GpuContext;
+use nimseq::memory::Budget;
 use nimseq::subtraction::gpu::SubtractionGpu;
 use nimseq::subtraction::scan::Backend;
 use nimseq::subtraction::{Triple, TripleFilter};
@@ -34,7 +35,7 @@ fn scan(c: &mut Criterion) {
     }
     for (name, backend) in &backends {
         group.bench_function(*name, |b| {
-            b.iter(|| backend.solve(&triples).expect("solves"))
+            b.iter(|| backend.solve(&triples, Budget::UNLIMITED).expect("solves"))
         });
     }
     group.finish();

@@ -13,11 +13,12 @@ use std::time::Instant;
 use indicatif::MultiProgress;
 
 use crate::arrows::spider::{SpiderTable, summarise};
-use crate::arrows::spider_gpu::SpiderFill;
-use crate::gpu::{GpuContext, GpuError};
+use crate::arrows::spider_gpu::{FillError, SpiderFill};
+use crate::gpu::GpuContext;
 use crate::kcross::reference::{self, Reference};
 use crate::kcross::sequences::{Backend as KcrossBackend, Boards, Solver, strips};
 use crate::kcross::table::TableError;
+use crate::memory::Budget;
 use crate::output::Format;
 use crate::subtraction::TripleFilter;
 use crate::subtraction::gpu::{GpuStats, GpuTuning, SubtractionGpu, WARP};
@@ -85,6 +86,7 @@ pub fn time_scan(c_max: u32, backend: &Backend<'_>, label: &str) -> Result<Bench
         out: None,
         resume: false,
         verify_sample: Some(0.0),
+        budget: Budget::from_flag(None),
     };
     let start = Instant::now();
     let summary = run_scan(&opts, backend, &mut io::sink())?;
@@ -107,7 +109,7 @@ pub fn gpu_figures(ctx: &GpuContext, c_max: u32, timed: GpuStats) -> Result<Stri
     };
     let model = SubtractionGpu::with_tuning(ctx, tuning)?;
     let sample = Calibration::sample(&TripleFilter::up_to(c_max));
-    for solved in model.solve(&sample)? {
+    for solved in model.solve(&sample, Budget::from_flag(None))? {
         solved?;
     }
     let lanes = match model.take_stats().lanes_busy() {
@@ -159,6 +161,7 @@ pub fn time_kcross(
     k: usize,
     n_max: usize,
     backend: &KcrossBackend<'_>,
+    budget: Budget,
     label: &str,
 ) -> Result<BenchRow, TableError> {
     let start = Instant::now();
@@ -186,9 +189,10 @@ pub fn time_kcross(
                 k,
                 n_max,
                 backend,
-                u64::MAX,
+                budget,
                 &MultiProgress::new(),
                 Boards::EmptyStrips,
+                None,
             )?;
             let states = solver.table_size().map_or(0, |size| size.states);
             (strips(&mut solver, n_max)?, states)
@@ -212,10 +216,10 @@ pub fn time_spiders(
     h_max: usize,
     fill: &SpiderFill<'_>,
     label: &str,
-) -> Result<BenchRow, GpuError> {
+) -> Result<BenchRow, FillError> {
     use std::hash::{Hash, Hasher};
     let start = Instant::now();
-    let spiders = fill.spiders(legs, h_max, |_| ())?;
+    let spiders = fill.spiders(legs, h_max, None, |_| ())?;
     let mut hash = std::hash::DefaultHasher::new();
     let summary = summarise(legs, h_max, &spiders.values, |_, g| {
         g.hash(&mut hash);

@@ -23,3 +23,9 @@ pub mod mex;
 pub mod output;
 pub mod period;
 pub mod subtraction;
+
+/// A request nimseq refuses as the user's to fix (exit code 2 at the command line): one line
+/// naming what is wrong and, where there is one, what to change.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct InputError(pub String);

@@ -1,4 +1,64 @@
-//! Memory budgets: sizes as users type them, and a safe default for this machine.
+//! Memory budgets: sizes as users type them, a safe default for this machine, and the one
+//! check every command makes before a large allocation.
+
+/// Most memory one command may allocate, checked with [`Budget::check`] before each large
+/// allocation: `--mem-budget`, else half the machine's memory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Budget(u64);
+
+/// What a budget refused: `what` would need `needed` bytes.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "{what} may need {}, over the memory budget of {}; lower the range or raise --mem-budget",
+    human_bytes(*needed),
+    human_bytes(*budget)
+)]
+pub struct OverBudget {
+    pub what: String,
+    pub needed: u64,
+    pub budget: u64,
+}
+
+impl Budget {
+    /// No limit: for tests and benches that size their work themselves.
+    pub const UNLIMITED: Budget = Budget(u64::MAX);
+
+    /// A budget of `bytes`.
+    pub const fn new(bytes: u64) -> Self {
+        Budget(bytes)
+    }
+
+    /// The budget a `--mem-budget` flag asks for, else [`default_budget`].
+    pub fn from_flag(flag: Option<u64>) -> Self {
+        Budget(flag.unwrap_or_else(default_budget))
+    }
+
+    pub fn bytes(self) -> u64 {
+        self.0
+    }
+
+    /// `Ok` if `needed` bytes fit; else an error naming `what()` needs them.
+    pub fn check(self, needed: u64, what: impl FnOnce() -> String) -> Result<(), OverBudget> {
+        if needed > self.0 {
+            return Err(OverBudget {
+                what: what(),
+                needed,
+                budget: self.0,
+            });
+        }
+        Ok(())
+    }
+
+    /// What is left after `used` bytes (none if they are over).
+    pub fn less(self, used: u64) -> Self {
+        Budget(self.0.saturating_sub(used))
+    }
+
+    /// One of `parts` equal shares (at least one part).
+    pub fn share(self, parts: u64) -> Self {
+        Budget(self.0 / parts.max(1))
+    }
+}
 
 /// `16G`, `512M`, `64K`, `1.5G` or a plain number of bytes (binary units).
 pub fn parse_bytes(s: &str) -> Result<u64, String> {

@@ -2,7 +2,6 @@
 
 use crate::common::nimseq;
 
-#[test]
 fn value_of_the_papers_counterexample() {
     let o = nimseq()
         .args(["arrows", "value", "spider:1,3,7"])
@@ -27,31 +26,43 @@ fn value_of_the_papers_counterexample() {
     );
 }
 
-#[test]
+/// Bad trees and flags: exit code 2, the problem named, no panic, in seconds and little memory
+/// (no edge list is built for a tree over the vertex limit).
 fn bad_trees_get_one_line_and_exit_code_2() {
-    for args in [
-        &["0-1,1-2,2-0"][..],
-        &["0-1,2-3"],
-        &["0-1,0-1"],
-        &["0-x"],
-        &["spider:1,0,2"],
-        &["path:5", "--backend", "gpu"],
-    ] {
-        let tree = args[0];
-        let o = nimseq()
-            .args(["arrows", "value"])
-            .args(args)
-            .output()
-            .unwrap();
-        let err = String::from_utf8_lossy(&o.stderr);
-        assert_eq!(o.status.code(), Some(2), "{tree}: {err}");
-        assert_eq!(err.trim_end().lines().count(), 1, "{tree}: {err}");
+    let cases: &[(&[&str], &str)] = &[
+        (&["0-1,1-2,2-0"], "closes a cycle"),
+        (&["0-1,2-3"], "not connected"),
+        (&["0-1,0-1"], "appears twice"),
+        (&["0-x"], "not a vertex number"),
+        (&["spider:1,0,2"], "at least 1 markable edge"),
+        (&["path:18446744073709551615"], "more than 65536 vertices"),
+        (&["path:100000000000"], "more than 65536 vertices"),
+        (&["spider:1,1,3000000000"], "more than 65536 vertices"),
+        (
+            &["spider:1,1,18446744073709551615"],
+            "more than 65536 vertices",
+        ),
+        (
+            &["H:1,1/18446744073709551615/1,1"],
+            "more than 65536 vertices",
+        ),
+        (&["0-18446744073709551615"], "more than 65536 vertices"),
+        (
+            &["path:5", "--backend", "gpu"],
+            "possible values: auto, reference, cpu",
+        ),
+        (&[], "<TREE>"),
+    ];
+    for (args, naming) in cases {
+        let mut all = vec!["arrows", "value"];
+        all.extend_from_slice(args);
+        crate::common::refused(&all, naming);
     }
+    crate::common::refused(&["arrows", "census", "--backend", "gpu"], "possible values");
 }
 
 /// A normal-form memo past `--mem-budget` stops the run with one line and exit code 2; the same
 /// tree within the default budget is valued.
-#[test]
 fn value_over_the_memory_budget() {
     let run = |extra: &[&str]| {
         nimseq()
@@ -72,7 +83,6 @@ fn value_over_the_memory_budget() {
 
 /// The fast solvers (spider states for the spider, the normal form for the other tree) and the
 /// raw rules print the same value and first moves, and say which solver ran.
-#[test]
 fn fast_solvers_match_the_raw_rules() {
     for tree in ["spider:1,4,6", "0-1,1-2,2-3,2-4,4-5,5-6,1-7,7-8,8-9"] {
         let run = |backend: &str| {
@@ -104,7 +114,6 @@ fn fast_solvers_match_the_raw_rules() {
 }
 
 /// Census rows of spec 2.2 (A000055 counts, values, violators) through the CLI.
-#[test]
 fn census_rows() {
     let o = nimseq()
         .args(["arrows", "census", "--n-max", "15", "--list-violators"])
@@ -157,7 +166,6 @@ fn census_rows() {
 
 /// All 3-leg spiders with legs <= 9: rows, and the summary's smallest spider per value; the
 /// same rows from every backend (the GPU's only where an adapter exists).
-#[test]
 fn spiders_rows_and_summary() {
     let rows = |backend: &str| {
         let o = nimseq()
@@ -197,7 +205,6 @@ fn spiders_rows_and_summary() {
 
 /// NIMSEQ_GPU_MAX_BINDING spreads the spider table over many bindings, said on stderr, with
 /// the CPU's rows; a table over what the lowered bindings hold is refused in one line, exit 2.
-#[test]
 fn lowered_bindings_split_or_refuse_spider_tables() {
     if crate::common::gpu().is_none() {
         return;
@@ -215,7 +222,11 @@ fn lowered_bindings_split_or_refuse_spider_tables() {
     assert!(gpu.status.success(), "{err}");
     assert!(err.contains("table in 27 bindings of 5.0 KiB"), "{err}");
     assert_eq!(gpu.stdout, cpu.stdout);
-    let error = crate::common::refusal(&spiders("gpu", "256"));
+    let mut refused = nimseq();
+    refused
+        .args(["arrows", "spiders", "--leg-max", "20", "--backend", "gpu"])
+        .env("NIMSEQ_GPU_MAX_BINDING", "256");
+    let error = crate::common::refused_by(refused, "storage bindings");
     assert!(
         error.starts_with("error: the table of 3-leg spiders with legs <= 20 at 8 bits needs")
             && error.contains(" storage bindings of 256.0 B); legs <= ")
@@ -225,7 +236,6 @@ fn lowered_bindings_split_or_refuse_spider_tables() {
 }
 
 /// S(2,3,z): the spec's first values and Theorem 8.1's z mod 2 from z = 14, labelled observed.
-#[test]
 fn family_of_spiders() {
     let o = nimseq()
         .args(["arrows", "family", "--x", "2", "--y", "3", "--z-max", "60"])
@@ -256,7 +266,6 @@ fn family_of_spiders() {
 }
 
 /// `bench arrows` in rounds: one row per backend, the same table from both.
-#[test]
 fn bench_keeps_the_fastest_of_its_rounds() {
     let o = nimseq()
         .args([
@@ -281,3 +290,15 @@ fn bench_keeps_the_fastest_of_its_rounds() {
     assert!(!out.contains("DIFFERS"), "{out}");
     assert!(out.contains("checksum line: spiders=120 "), "{out}");
 }
+
+trials!(
+    value_of_the_papers_counterexample,
+    bad_trees_get_one_line_and_exit_code_2,
+    value_over_the_memory_budget,
+    fast_solvers_match_the_raw_rules,
+    census_rows,
+    spiders_rows_and_summary,
+    lowered_bindings_split_or_refuse_spider_tables,
+    family_of_spiders,
+    bench_keeps_the_fastest_of_its_rounds,
+);

@@ -12,7 +12,6 @@ use crate::common::gpu;
 
 /// Every tree with n <= 12 vertices (987 trees): the normal form equals the raw rules, and so
 /// does the spider table on each spider among them.
-#[test]
 fn every_small_tree_agrees_with_the_raw_rules() {
     let mut nf = NormalForm::default();
     let mut table = SpiderTable::new(3, 8);
@@ -45,7 +44,6 @@ fn every_small_tree_agrees_with_the_raw_rules() {
 
 /// Every 3-leg spider with legs <= 10 and every 4-leg spider with legs <= 4: the GPU's table
 /// equals the CPU's in every entry, and each spider's value equals the normal form's.
-#[test]
 fn gpu_spider_tables_equal_cpu_tables_and_the_normal_form() {
     let Some(ctx) = gpu() else { return };
     let kernel = SpiderGpu::new(ctx).unwrap();
@@ -75,7 +73,6 @@ fn gpu_spider_tables_equal_cpu_tables_and_the_normal_form() {
 /// bindings lavapipe has (the 4-leg one also with 64-bit indices, and started at 4 bits an
 /// entry so that it widens to 16): every entry equals the CPU's, and so does every spider's
 /// value read back segment by segment.
-#[test]
 fn split_gpu_spider_tables_equal_cpu_tables() {
     let Some(ctx) = gpu() else { return };
     for (legs, h_max) in [(3, 40), (4, 12)] {
@@ -107,3 +104,9 @@ fn split_gpu_spider_tables_equal_cpu_tables() {
         }
     }
 }
+
+trials!(
+    every_small_tree_agrees_with_the_raw_rules,
+    gpu_spider_tables_equal_cpu_tables_and_the_normal_form,
+    split_gpu_spider_tables_equal_cpu_tables,
+);

@@ -1,6 +1,6 @@
 //! `nimseq kcross ...` as a user runs it.
 
-use crate::common::{gpu, nimseq, refusal};
+use crate::common::{gpu, nimseq};
 
 /// Runs nimseq, asserting success; returns (stdout, stderr).
 fn run(args: &[&str]) -> (String, String) {
@@ -13,15 +13,14 @@ fn run(args: &[&str]) -> (String, String) {
     (out, err)
 }
 
-/// The values column of a two-column CSV (`n,k=..`).
+/// The values (last) column of a CSV of one series (`k,n,g` rows, or the matrix `n,k=..`).
 fn column(csv: &str) -> Vec<u8> {
     csv.lines()
         .skip(1)
-        .map(|l| l.split(',').nth(1).unwrap().parse().unwrap())
+        .map(|l| l.split(',').next_back().unwrap().parse().unwrap())
         .collect()
 }
 
-#[test]
 fn value_and_winning_moves() {
     let (text, _) = run(&["kcross", "value", "[1X3]", "--k", "3", "--backend", "cpu"]);
     // The paper's Table 5.1: G([1X3]) = 3.
@@ -56,7 +55,6 @@ fn value_and_winning_moves() {
     assert_eq!(json["components"].as_array().unwrap().len(), 2, "{text}");
 }
 
-#[test]
 fn seq_matches_theorem_1_1_and_a002187() {
     // n <= 50 takes a minute on two cores: BENCHMARKS.md has it.
     let (csv, err) = run(&[
@@ -69,7 +67,7 @@ fn seq_matches_theorem_1_1_and_a002187() {
         "--backend",
         "cpu",
     ]);
-    assert!(csv.starts_with("n,k=3\n"), "{csv}");
+    assert!(csv.starts_with("k,n,g\n3,0,0\n3,1,1\n"), "{csv}");
     let want: Vec<u8> = (0..=40)
         .map(|n| u8::from(![0, 2, 3, 6, 9].contains(&(n % 10))))
         .collect();
@@ -86,6 +84,21 @@ fn seq_matches_theorem_1_1_and_a002187() {
         0, 1, 1, 2, 0, 3, 1, 1, 0, 3, 3, 2, 2, 4, 0, 5, 2, 2, 3, 3, 0, 1, 1, 3, 0, 2, 1, 1, 0, 4,
         5, 2, 7, 4, 0, 1, 1, 2, 0, 3, 1, 1, 0, 3, 3, 2, 2, 4, 4, 5, 5, 2,
     ];
+    // Long rows by default: [k, n, g].
+    assert_eq!(json["columns"], serde_json::json!(["k", "n", "g"]));
+    let got: Vec<u64> = json["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|row| row[2].as_u64().unwrap())
+        .collect();
+    assert_eq!(got, a002187);
+    assert!(json["note"].as_str().unwrap().contains("not proven"));
+    // The matrix layout: each series with its values.
+    let (json, _) = run(&[
+        "kcross", "seq", "--k", "2", "--n-max", "51", "--format", "json", "--layout", "table",
+    ]);
+    let json: serde_json::Value = serde_json::from_str(&json).unwrap();
     let got: Vec<u64> = json["series"][0]["values"]
         .as_array()
         .unwrap()
@@ -93,14 +106,16 @@ fn seq_matches_theorem_1_1_and_a002187() {
         .map(|v| v.as_u64().unwrap())
         .collect();
     assert_eq!(got, a002187);
-    assert!(json["note"].as_str().unwrap().contains("not proven"));
 }
 
-#[test]
 fn single_ring_and_table_layouts() {
-    let (csv, _) = run(&[
+    let single = [
         "kcross", "single", "--k", "3", "--a-max", "1", "--b-max", "15",
-    ]);
+    ];
+    let (long, _) = run(&single);
+    assert!(long.starts_with("k,a,b,g\n3,0,0,0\n3,0,1,1\n"), "{long}");
+    assert!(long.ends_with("\n3,1,15,2\n"), "{long}");
+    let (csv, _) = run(&[&single[..], &["--layout", "table"]].concat());
     assert_eq!(
         csv,
         "a,b=0,b=1,b=2,b=3,b=4,b=5,b=6,b=7,b=8,b=9,b=10,b=11,b=12,b=13,b=14,b=15\n\
@@ -126,7 +141,7 @@ fn single_ring_and_table_layouts() {
     ]);
     assert_eq!(column(&raw), rings[..=14]);
     let (table, _) = run(&[
-        "kcross", "table", "--k-min", "3", "--k-max", "4", "--n-max", "25",
+        "kcross", "table", "--k-min", "3", "--k-max", "4", "--n-max", "25", "--layout", "table",
     ]);
     assert!(table.starts_with("n,k=3,k=4\n"), "{table}");
     let k4: Vec<u8> = table
@@ -145,7 +160,6 @@ fn single_ring_and_table_layouts() {
 
 /// Tables of several k built side by side (where all of them fit the budget) or one after the
 /// other (where only one at a time does) give the same values.
-#[test]
 fn tables_side_by_side_match_one_at_a_time() {
     let args = [
         "kcross",
@@ -168,11 +182,11 @@ fn tables_side_by_side_match_one_at_a_time() {
     let (apart, err) = run(&[&args[..], &["--mem-budget", "100K"]].concat());
     assert!(!err.contains("side by side"), "{err}");
     assert_eq!(together, apart);
-    assert!(together.starts_with("n,k=3,k=4,k=5,k=6\n"), "{together}");
+    assert!(together.starts_with("k,n,g\n3,0,0\n"), "{together}");
+    assert_eq!(together.lines().count(), 1 + 4 * 17);
 }
 
 /// The GPU backend prints what the CPU backend prints.
-#[test]
 fn gpu_backend_matches_cpu() {
     if gpu().is_none() {
         return;
@@ -193,7 +207,6 @@ fn gpu_backend_matches_cpu() {
 /// NIMSEQ_GPU_MAX_BINDING spreads a table over many bindings, said on stderr, with the same
 /// output; a table over what the lowered bindings hold is refused in one line, exit code 2,
 /// naming the largest n that fits.
-#[test]
 fn lowered_bindings_split_or_refuse_tables() {
     if gpu().is_none() {
         return;
@@ -209,7 +222,8 @@ fn lowered_bindings_split_or_refuse_tables() {
     assert!(o.status.success(), "{err}");
     assert!(err.contains("table in 13 bindings of 16.0 KiB"), "{err}");
     assert_eq!(String::from_utf8_lossy(&o.stdout), cpu);
-    let o = nimseq()
+    let mut refused = nimseq();
+    refused
         .args([
             "kcross",
             "seq",
@@ -220,11 +234,9 @@ fn lowered_bindings_split_or_refuse_tables() {
             "--backend",
             "gpu",
         ])
-        .env("NIMSEQ_GPU_MAX_BINDING", "1K")
-        .output()
-        .unwrap();
+        .env("NIMSEQ_GPU_MAX_BINDING", "1K");
     // The binding count is the adapter's.
-    let error = refusal(&o);
+    let error = crate::common::refused_by(refused, "storage bindings");
     assert!(
         error.starts_with("error: the k-cross table for k = 8, n <= 20 at 4 bits needs")
             && error.contains(" storage bindings of 1.0 KiB); n <= ")
@@ -235,7 +247,6 @@ fn lowered_bindings_split_or_refuse_tables() {
 
 /// `bench kcross` in rounds: one row per backend, the same values from both (k = 4 is the
 /// spec's Table 5.2 column).
-#[test]
 fn bench_keeps_the_fastest_of_its_rounds() {
     let (out, _) = run(&[
         "bench",
@@ -261,20 +272,27 @@ fn bench_keeps_the_fastest_of_its_rounds() {
     );
 }
 
-#[test]
+/// Bad input: exit code 2, the problem named, no panic, in seconds and little memory.
 fn bad_input_gets_one_line_and_exit_code_2() {
-    for (args, part) in [
-        (&["kcross", "value", "[3X", "--k", "3"][..], "ends with ']'"),
+    let cases: &[(&[&str], &str)] = &[
+        (&["kcross", "value", "[3X", "--k", "3"], "ends with ']'"),
         (&["kcross", "value", "[2Y4]", "--k", "3"], "unexpected 'Y'"),
         (&["kcross", "value", "[X-1]", "--k", "3"], "unexpected '-'"),
         (&["kcross", "value", "[XXX2]", "--k", "3"], "run of 3"),
         (&["kcross", "value", "[5]", "--k", "1"], "k must be"),
+        (&["kcross", "value", "[3X4]"], "--k <K>"),
         (&["kcross", "seq", "--k", "1"], "k must be"),
         (
             &["bench", "kcross", "--k", "4", "--repeat", "0"],
             "--repeat",
         ),
         (&["kcross", "value", "[70]", "--k", "3"], "limit of 63"),
+        // A long board is refused at once (valuing it is quadratic in its length).
+        (
+            &["kcross", "value", "[80000]", "--k", "3"],
+            "more than 4096 cells",
+        ),
+        (&["kcross", "value", "[4096]", "--k", "3"], "limit of 63"),
         (
             &[
                 "kcross",
@@ -298,7 +316,7 @@ fn bad_input_gets_one_line_and_exit_code_2() {
                 "--mem-budget",
                 "1G",
             ],
-            "needs",
+            "the table of k = 13 up to n = 40",
         ),
         (
             &["kcross", "seq", "--k", "3", "--mem-budget", "12Q"],
@@ -308,12 +326,37 @@ fn bad_input_gets_one_line_and_exit_code_2() {
             &["kcross", "table", "--k-min", "5", "--k-max", "3"],
             "above --k-max",
         ),
-    ] {
-        let o = nimseq().args(args).output().unwrap();
-        let err = String::from_utf8_lossy(&o.stderr);
-        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
-        let lines: Vec<&str> = err.lines().filter(|l| !l.starts_with("backend:")).collect();
-        assert_eq!(lines.len(), 1, "{args:?}: {err}");
-        assert!(lines[0].contains(part), "{args:?}: {err}");
+        (
+            &["kcross", "seq", "--k", "3", "--layout", "wide"],
+            "possible values: long, table",
+        ),
+        (
+            &[
+                "kcross",
+                "seq",
+                "--k",
+                "3",
+                "--checkpoint",
+                "x",
+                "--backend",
+                "gpu",
+            ],
+            "--checkpoint is written by the CPU path",
+        ),
+        (&["kcross", "seq", "--k", "3", "--resume"], "--checkpoint"),
+    ];
+    for (args, naming) in cases {
+        crate::common::refused(args, naming);
     }
 }
+
+trials!(
+    value_and_winning_moves,
+    seq_matches_theorem_1_1_and_a002187,
+    single_ring_and_table_layouts,
+    tables_side_by_side_match_one_at_a_time,
+    gpu_backend_matches_cpu,
+    lowered_bindings_split_or_refuse_tables,
+    bench_keeps_the_fastest_of_its_rounds,
+    bad_input_gets_one_line_and_exit_code_2,
+);

@@ -6,6 +6,7 @@ use nimseq::kcross::gpu::KcrossGpu;
 use nimseq::kcross::layout::Layout;
 use nimseq::kcross::reference;
 use nimseq::kcross::table::ValueTable;
+use nimseq::memory::Budget;
 use rand::{Rng, SeedableRng, rngs::StdRng};
 
 use crate::common::{fresh_seed, gpu};
@@ -13,7 +14,7 @@ use crate::common::{fresh_seed, gpu};
 fn cpu_table(k: usize, n: usize) -> ValueTable {
     ValueTable::build_cpu(
         Layout::new(k, n),
-        u64::MAX,
+        Budget::UNLIMITED,
         &indicatif::ProgressBar::hidden(),
     )
     .unwrap()
@@ -27,7 +28,6 @@ fn thirty_two_segments(words: u64) -> u64 {
 
 /// k = 2..8, each table split into 32 bindings (k = 5 also with 64-bit indices), then k = 3
 /// up to 30 cells unsplit: every word equal to the CPU's.
-#[test]
 fn gpu_tables_equal_cpu_tables() {
     let Some(ctx) = gpu() else { return };
     let hidden = indicatif::ProgressBar::hidden();
@@ -45,36 +45,41 @@ fn gpu_tables_equal_cpu_tables() {
         let mut kernel = KcrossGpu::new(ctx).unwrap();
         kernel.binding_bytes = thirty_two_segments(layout.words() + 1);
         let want = cpu_table(k, n);
-        let (table, plan) = kernel.build(layout.clone(), u64::MAX, &hidden).unwrap();
+        let (table, plan) = kernel
+            .build(layout.clone(), Budget::UNLIMITED, &hidden)
+            .unwrap();
         assert_eq!(plan.segments, 32, "k = {k}: {plan}");
         assert_eq!(table.words(), want.words(), "k = {k}, n = {n}, {plan}");
         if k == 5 {
             kernel.wide = true;
-            let (table, plan) = kernel.build(layout, u64::MAX, &hidden).unwrap();
+            let (table, plan) = kernel.build(layout, Budget::UNLIMITED, &hidden).unwrap();
             assert!(plan.wide && plan.segments == 32, "{plan}");
             assert_eq!(table.words(), want.words(), "k = 5, n = {n}, {plan}");
         }
     }
     let kernel = KcrossGpu::new(ctx).unwrap();
-    let (table, plan) = kernel.build(Layout::new(3, 30), u64::MAX, &hidden).unwrap();
+    let (table, plan) = kernel
+        .build(Layout::new(3, 30), Budget::UNLIMITED, &hidden)
+        .unwrap();
     assert_eq!(plan.segments, 1);
     assert_eq!(table.words(), cpu_table(3, 30).words(), "k = 3, n = 30");
 }
 
 /// Started at 2 bits, a split table and the CPU's both widen to 8 (values reach 4 here) and
 /// agree; the strips read back alone equal the whole table's.
-#[test]
 fn split_gpu_tables_widen_and_read_back_strips() {
     let Some(ctx) = gpu() else { return };
     let hidden = indicatif::ProgressBar::hidden();
     let narrow = Layout::with_bits(3, 18, 2);
     let mut kernel = KcrossGpu::new(ctx).unwrap();
     kernel.binding_bytes = thirty_two_segments(narrow.widened().words() + 1);
-    let (gpu, _) = kernel.build(narrow.clone(), u64::MAX, &hidden).unwrap();
-    let cpu = ValueTable::build_cpu(narrow.clone(), u64::MAX, &hidden).unwrap();
+    let (gpu, _) = kernel
+        .build(narrow.clone(), Budget::UNLIMITED, &hidden)
+        .unwrap();
+    let cpu = ValueTable::build_cpu(narrow.clone(), Budget::UNLIMITED, &hidden).unwrap();
     assert_eq!((gpu.layout.bits, cpu.layout.bits), (8, 8));
     assert_eq!(gpu.words(), cpu.words(), "widened k = 3, n = 18");
-    let (strips, layout, _) = kernel.strips(narrow, u64::MAX, &hidden).unwrap();
+    let (strips, layout, _) = kernel.strips(narrow, Budget::UNLIMITED, &hidden).unwrap();
     assert_eq!(layout.bits, 8);
     let want: Vec<u8> = (0..=18)
         .map(|n| cpu.strip_value(&Board::strip(n)))
@@ -84,7 +89,6 @@ fn split_gpu_tables_widen_and_read_back_strips() {
 
 /// A table over what the (lowered) bindings hold is refused before allocating, naming the
 /// largest n that fits, which does fit.
-#[test]
 fn tables_over_the_bindings_are_refused() {
     let Some(ctx) = gpu() else { return };
     let mut kernel = KcrossGpu::new(ctx).unwrap();
@@ -133,22 +137,28 @@ fn agrees_on_random_strips(
 }
 
 /// The CPU table on random strips longer than the unit test's exhaustive 12 cells.
-#[test]
 fn cpu_table_agrees_with_the_raw_rules() {
     agrees_on_random_strips(|k| cpu_table(k, 20), 13..=20, 0.25, 8);
 }
 
 /// The GPU's table on random strips of up to 14 cells.
-#[test]
 fn gpu_table_agrees_with_the_raw_rules() {
     let Some(ctx) = gpu() else { return };
     let kernel = KcrossGpu::new(ctx).unwrap();
     let hidden = indicatif::ProgressBar::hidden();
     let table = |k| {
         kernel
-            .build(Layout::new(k, 14), u64::MAX, &hidden)
+            .build(Layout::new(k, 14), Budget::UNLIMITED, &hidden)
             .unwrap()
             .0
     };
     agrees_on_random_strips(table, 1..=14, 0.3, 20);
 }
+
+trials!(
+    gpu_tables_equal_cpu_tables,
+    split_gpu_tables_widen_and_read_back_strips,
+    tables_over_the_bindings_are_refused,
+    cpu_table_agrees_with_the_raw_rules,
+    gpu_table_agrees_with_the_raw_rules,
+);

@@ -15,7 +15,6 @@ fn validate(what: &str, source: &str) {
 /// Every shader validates; those with a generated table block (k-cross, spiders) in the forms
 /// the host makes: one segment and 32-bit indices, many segments with a uniform input and
 /// 64-bit indices, and a table past 2^32 words.
-#[test]
 fn every_shader_validates() {
     use nimseq::gpu::segments::TablePlan;
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("shaders");
@@ -44,7 +43,6 @@ fn every_shader_validates() {
 
 /// The subtraction shader's 64-bit form, which the host builds from the file, validates with
 /// 64-bit integers (and differs from the 32-bit form).
-#[test]
 fn the_64_bit_subtraction_shader_validates() {
     use nimseq::subtraction::gpu::shader_source;
     let source = shader_source(true);
@@ -59,3 +57,8 @@ fn the_64_bit_subtraction_shader_validates() {
     .validate(&module)
     .unwrap_or_else(|e| panic!("64-bit form: {e:?}"));
 }
+
+trials!(
+    every_shader_validates,
+    the_64_bit_subtraction_shader_validates,
+);

@@ -1,11 +1,11 @@
 //! Manabe's theory side by side with brute force (spec sections 1.8 and 2.3).
 
+use nimseq::memory::Budget;
 use nimseq::subtraction::theory::predict::{Prediction, Zone, predict};
 use nimseq::subtraction::triple_solver::TripleSolver;
 use nimseq::subtraction::{Triple, TripleFilter};
 
 /// Spec section 2.3 counts for `c <= 200`: primitive, non-additive, `a >= 2`.
-#[test]
 fn covered_counts_for_c_up_to_200() {
     let filter = TripleFilter {
         a_min: 2,
@@ -35,7 +35,6 @@ fn covered_counts_for_c_up_to_200() {
 
 /// Theorem 32 (and Conjecture 50 in this range): covered means purely periodic with exactly the
 /// predicted least period; uncovered means pre-periodic. Every triple with `c <= 70`.
-#[test]
 fn predictions_agree_with_brute_force() {
     let mut solver = TripleSolver::default();
     let mut checked = 0;
@@ -55,7 +54,6 @@ fn predictions_agree_with_brute_force() {
 }
 
 /// Every check of spec section 4 over all triples with c <= 100: nothing fails.
-#[test]
 fn survey_finds_no_failure_up_to_100() {
     use nimseq::subtraction::scan::Tally;
     use nimseq::subtraction::survey::Survey;
@@ -65,7 +63,7 @@ fn survey_finds_no_failure_up_to_100() {
     let mut survey = Survey::default();
     for (t, s) in triples
         .iter()
-        .zip(solve_triples(&triples, |_| 1 << 24).unwrap())
+        .zip(solve_triples(&triples, |_| 1 << 24, Budget::UNLIMITED).unwrap())
     {
         survey.add(*t, &s);
     }
@@ -78,7 +76,6 @@ fn survey_finds_no_failure_up_to_100() {
 
 /// Theorem 34: `p = p_add` and `q = 0` for every coprime additive `{a, b, a+b}`, `2 <= a < b <= 80`
 /// (1,886 rulesets, spec section 2.1 row 15).
-#[test]
 fn additive_periods_for_all_coprime_bases_up_to_80() {
     use nimseq::subtraction::theory::{additive_period, gcd};
     let mut solver = TripleSolver::default();
@@ -98,7 +95,6 @@ fn additive_periods_for_all_coprime_bases_up_to_80() {
 }
 
 /// The remarks' cautionary rulesets: outside the theory, and their true periods (spec 1.3).
-#[test]
 fn cautionary_rulesets() {
     let mut solver = TripleSolver::default();
     let mut period = |a, b, c| solver.solve(Triple { a, b, c }, 1 << 24).unwrap().period;
@@ -111,3 +107,11 @@ fn cautionary_rulesets() {
         assert_eq!(period(2, 14, c), 4, "{{2,14,{c}}}"); // the criterion would say 16 (Remark 51)
     }
 }
+
+trials!(
+    covered_counts_for_c_up_to_200,
+    predictions_agree_with_brute_force,
+    survey_finds_no_failure_up_to_100,
+    additive_periods_for_all_coprime_bases_up_to_80,
+    cautionary_rulesets,
+);

@@ -4,6 +4,7 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use serde::Deserialize;
 
+use nimseq::memory::Budget;
 use nimseq::subtraction::gpu::{GpuStats, GpuTuning, SubtractionGpu, long_cap};
 use nimseq::subtraction::scan::Calibration;
 use nimseq::subtraction::triple_solver::{self, TripleSolver};
@@ -69,7 +70,7 @@ fn solve_all(backend: Backend, sets: &[Ruleset]) -> Vec<Option<Solution>> {
             };
             let gpu = SubtractionGpu::new(ctx).unwrap();
             let triples: Vec<Triple> = sets.iter().filter_map(triple_of).collect();
-            let mut solved = gpu.solve(&triples).unwrap().into_iter();
+            let mut solved = gpu.solve(&triples, Budget::UNLIMITED).unwrap().into_iter();
             sets.iter()
                 .map(|s| triple_of(s).map(|_| solved.next().unwrap().unwrap()))
                 .collect()
@@ -107,23 +108,19 @@ fn published_values(backend: Backend) {
     assert!(checked >= 40, "{backend:?} checked only {checked} rows");
 }
 
-#[test]
 fn published_values_reference() {
     published_values(Backend::Reference);
 }
 
-#[test]
 fn published_values_cpu() {
     published_values(Backend::Cpu);
 }
 
-#[test]
 fn published_values_gpu() {
     published_values(Backend::Gpu);
 }
 
 /// The spec's zone column, and Theorem 32 / Conjecture 50 on every published triple.
-#[test]
 fn published_zones_and_predictions() {
     use nimseq::subtraction::theory::predict::{Prediction, predict};
     let mut zones = 0;
@@ -161,11 +158,10 @@ fn published_zones_and_predictions() {
     assert_eq!(zones, 28);
 }
 
-#[test]
 fn published_period_words() {
     for (set, row) in published() {
         let Some(word) = row.word else { continue };
-        let report = seq::describe(&set, 0, MAX_LEN).unwrap();
+        let report = seq::describe(&set, 0, MAX_LEN, Budget::UNLIMITED).unwrap();
         let got: String = report.period_word.iter().map(u32::to_string).collect();
         assert_eq!(got, word, "one period of {set}");
         let plain = reference::nim_values(&set, row.preperiod + row.period);
@@ -175,7 +171,6 @@ fn published_period_words() {
 }
 
 /// Fresh random triples (seed printed on failure; NIMSEQ_SEED=... replays it).
-#[test]
 fn random_triples_agree_across_backends() {
     let seed = fresh_seed();
     let mut rng = StdRng::seed_from_u64(seed);
@@ -203,7 +198,6 @@ fn random_triples_agree_across_backends() {
 }
 
 /// Sets of 1 to 64 moves, fast CPU path against the reference.
-#[test]
 fn random_sets_of_any_size_agree() {
     let seed = fresh_seed();
     let mut rng = StdRng::seed_from_u64(seed);
@@ -227,7 +221,6 @@ fn random_sets_of_any_size_agree() {
     }
 }
 
-#[test]
 fn too_short_a_limit_is_an_error_not_a_guess() {
     let set: Ruleset = "143,148,292".parse().unwrap();
     let err = fast::FastSolver::default().solve(&set, 10_000).unwrap_err();
@@ -263,9 +256,9 @@ fn word_bits(int64: bool) -> u64 {
 
 /// GPU rows against the fast CPU path's, key by key; what the GPU did for them.
 fn assert_same_rows(gpu: &SubtractionGpu<'_>, triples: &[Triple], what: &str) -> GpuStats {
-    let want = triple_solver::solve_triples(triples, |t| long_cap(t.c)).unwrap();
+    let want = triple_solver::solve_triples(triples, |t| long_cap(t.c), Budget::UNLIMITED).unwrap();
     gpu.take_stats();
-    let got = gpu.solve(triples).unwrap();
+    let got = gpu.solve(triples, Budget::UNLIMITED).unwrap();
     for ((t, want), got) in triples.iter().zip(&want).zip(got) {
         assert_eq!(
             got.unwrap().key(),
@@ -295,7 +288,6 @@ fn assert_gpus_match_cpu(tuning: GpuTuning, triples: &[Triple], what: &str) -> V
         .collect()
 }
 
-#[test]
 fn gpu_rows_equal_cpu_rows_for_every_triple_up_to_c_120() {
     let triples: Vec<Triple> = TripleFilter::up_to(120).triples().collect();
     for stats in assert_gpus_match_cpu(GpuTuning::default(), &triples, "c <= 120") {
@@ -305,7 +297,6 @@ fn gpu_rows_equal_cpu_rows_for_every_triple_up_to_c_120() {
 
 /// Random triples up to c = 1000 in random order (fresh seed, printed on failure), with the
 /// longest pre-periods known and additive triples among them.
-#[test]
 fn gpu_rows_equal_cpu_rows_on_random_triples_up_to_c_1000() {
     let seed = fresh_seed();
     let mut rng = StdRng::seed_from_u64(seed);
@@ -333,7 +324,6 @@ fn gpu_rows_equal_cpu_rows_on_random_triples_up_to_c_1000() {
 /// Tiny caps, batches and dispatch rows, so that compaction, many passes, many batches and the
 /// 2-D dispatch all run on small work; then passes that never compact, and the hand-back of
 /// survivors to the CPU.
-#[test]
 fn gpu_passes_compaction_batches_and_2d_dispatch() {
     let Some(ctx) = gpu() else { return };
     let tiny = GpuTuning {
@@ -387,12 +377,13 @@ fn gpu_passes_compaction_batches_and_2d_dispatch() {
 }
 
 /// `auto`'s calibration times both paths on the scan's largest c and checks they agree.
-#[test]
 fn calibration_times_both_paths_on_the_largest_c() {
     let Some(ctx) = gpu() else { return };
     let gpu = SubtractionGpu::new(ctx).unwrap();
     let filter = TripleFilter::up_to(90);
-    let calibration = Calibration::run(&filter, &gpu).unwrap().unwrap();
+    let calibration = Calibration::run(&filter, &gpu, Budget::UNLIMITED)
+        .unwrap()
+        .unwrap();
     assert_eq!(calibration.c, 90);
     // Every triple with c = 90: pairs a < b below 90, 89 * 88 / 2.
     assert_eq!(calibration.triples, 3916);
@@ -401,16 +392,39 @@ fn calibration_times_both_paths_on_the_largest_c() {
 
 /// `auto` on a GPU: a small scan goes to the CPU at once, a larger one after timing both on its
 /// largest c (which one wins depends on the adapter, so only the reason is checked).
-#[test]
 fn auto_calibrates_only_scans_worth_it() {
     use nimseq::subtraction::scan::Backend;
     let Some(ctx) = gpu() else { return };
-    let (backend, why) =
-        Backend::faster(&TripleFilter::up_to(60), SubtractionGpu::new(ctx).unwrap()).unwrap();
+    let (backend, why) = Backend::faster(
+        &TripleFilter::up_to(60),
+        SubtractionGpu::new(ctx).unwrap(),
+        Budget::UNLIMITED,
+    )
+    .unwrap();
     assert!(matches!(backend, Backend::Cpu), "{why}");
     assert!(why.contains("small scan"), "{why}");
     // Every triple with c <= 300 is 4,455,100 rulesets; those with c = 300 are 299 * 298 / 2.
-    let (_, why) =
-        Backend::faster(&TripleFilter::up_to(300), SubtractionGpu::new(ctx).unwrap()).unwrap();
+    let (_, why) = Backend::faster(
+        &TripleFilter::up_to(300),
+        SubtractionGpu::new(ctx).unwrap(),
+        Budget::UNLIMITED,
+    )
+    .unwrap();
     assert!(why.contains("44551 triples with c = 300"), "{why}");
 }
+
+trials!(
+    published_values_reference,
+    published_values_cpu,
+    published_values_gpu,
+    published_zones_and_predictions,
+    published_period_words,
+    random_triples_agree_across_backends,
+    random_sets_of_any_size_agree,
+    too_short_a_limit_is_an_error_not_a_guess,
+    gpu_rows_equal_cpu_rows_for_every_triple_up_to_c_120,
+    gpu_rows_equal_cpu_rows_on_random_triples_up_to_c_1000,
+    gpu_passes_compaction_batches_and_2d_dispatch,
+    calibration_times_both_paths_on_the_largest_c,
+    auto_calibrates_only_scans_worth_it,
+);

@@ -1,4 +1,18 @@
-//! One integration test binary (one GPU device shared by all tests, one link step).
+//! One integration test binary (one GPU device shared by all tests, one link step), run by
+//! libtest-mimic: a GPU test without an adapter shows as ignored, with the reason, in the
+//! default `cargo test` output (and fails under `NIMSEQ_REQUIRE_GPU=1`).
+
+/// The trials of a test module: each function, named by its module and name.
+macro_rules! trials {
+    ($($test:ident),* $(,)?) => {
+        pub fn trials() -> Vec<libtest_mimic::Trial> {
+            vec![$(crate::common::trial(
+                concat!(module_path!(), "::", stringify!($test)),
+                $test,
+            )),*]
+        }
+    };
+}
 
 mod arrows_cli;
 mod arrows_values;
@@ -9,3 +23,21 @@ mod shaders;
 mod subtraction_cli;
 mod subtraction_theory;
 mod subtraction_values;
+
+fn main() {
+    let args = libtest_mimic::Arguments::from_args();
+    let trials = [
+        arrows_cli::trials(),
+        arrows_values::trials(),
+        kcross_cli::trials(),
+        kcross_values::trials(),
+        shaders::trials(),
+        subtraction_cli::trials(),
+        subtraction_theory::trials(),
+        subtraction_values::trials(),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    libtest_mimic::run(&args, trials).exit();
+}

@@ -167,6 +167,42 @@ pub struct CensusRow {
     pub examples: BTreeMap<u32, String>,
 }
 
+/// The census as CSV: `n,trees,g=0,...,g=top,pc_violators`, `top` the largest value seen.
+pub fn write_csv(rows: &[CensusRow], out: &mut impl std::io::Write) -> std::io::Result<()> {
+    let top = rows
+        .iter()
+        .filter_map(|r| r.by_value.keys().max().copied())
+        .max()
+        .unwrap_or(0);
+    write!(out, "n,trees")?;
+    for g in 0..=top {
+        write!(out, ",g={g}")?;
+    }
+    writeln!(out, ",pc_violators")?;
+    for r in rows {
+        write!(out, "{},{}", r.n, r.trees)?;
+        for g in 0..=top {
+            write!(out, ",{}", r.by_value.get(&g).copied().unwrap_or(0))?;
+        }
+        writeln!(out, ",{}", r.violators)?;
+    }
+    Ok(())
+}
+
+/// Open question 4 of the spec: the first tree of each value (above 1), with its size, by
+/// value.
+pub fn smallest_of_each_value(rows: &[CensusRow]) -> Vec<(u32, usize, &str)> {
+    let mut seen = BTreeMap::new();
+    for r in rows {
+        for (g, tree) in &r.examples {
+            seen.entry(*g).or_insert((r.n, tree.as_str()));
+        }
+    }
+    seen.into_iter()
+        .map(|(g, (n, tree))| (g, n, tree))
+        .collect()
+}
+
 /// Trees valued between two looks at the memory budget.
 const BATCH: usize = 8192;
 

@@ -17,6 +17,7 @@ use std::sync::atomic::Ordering::Relaxed;
 use rayon::prelude::*;
 
 use super::forest::Status;
+use crate::memory::{Budget, OverBudget};
 use crate::mex::MexSet;
 
 /// A leg's far end: no arc yet, or the direction of its first arc (relative to the centre).
@@ -192,12 +193,30 @@ impl SpiderTable {
     /// Values every state of a multiset table bottom-up: wavefronts of equal total attached
     /// length (every move lowers it), each wavefront on all cores; `progress` gets the leg
     /// tuples of each finished wavefront (of [`Self::tuples`] in all).
-    pub fn fill(&mut self, mut progress: impl FnMut(u64)) {
+    pub fn fill(&mut self, progress: impl FnMut(u64)) {
+        self.fill_from(0, progress, |_, _| Ok::<_, std::convert::Infallible>(()))
+            .unwrap_or_else(|never| match never {});
+    }
+
+    /// The wavefronts a fill computes: total attached lengths `0..=wavefronts()`.
+    pub fn wavefronts(&self) -> usize {
+        self.legs * self.h_max()
+    }
+
+    /// [`Self::fill`] from wavefront `start` on (the ones below it already stored, as by
+    /// [`Self::restore_wavefront`]), calling `finished` after each wavefront; its error stops
+    /// the fill.
+    pub fn fill_from<E>(
+        &mut self,
+        start: usize,
+        mut progress: impl FnMut(u64),
+        mut finished: impl FnMut(usize, &Self) -> Result<(), E>,
+    ) -> Result<(), E> {
         let Indexing::Multiset(rows) = &self.indexing else {
             panic!("fill is for multiset tables");
         };
         let table = &*self;
-        for total in 0..=self.legs * self.h_max() {
+        for total in start..=self.wavefronts() {
             let done = std::sync::atomic::AtomicU64::new(0);
             // Split by the smallest code: enough pieces for every core.
             (0..valid_codes(self.h_max()))
@@ -216,7 +235,54 @@ impl SpiderTable {
                     done.fetch_add(count, Relaxed);
                 });
             progress(done.into_inner());
+            finished(total, table)?;
         }
+        Ok(())
+    }
+
+    /// Calls `visit` with each stored state of wavefront `total`, in one fixed order, and
+    /// returns the leg tuples visited.
+    fn each_state_of(&self, total: usize, mut visit: impl FnMut(&Rows, Status, &[u16])) -> u64 {
+        let Indexing::Multiset(rows) = &self.indexing else {
+            panic!("wavefronts are for multiset tables");
+        };
+        let mut tuples = 0;
+        for first in 0..valid_codes(self.h_max()) {
+            for_each_in_front(self.legs, self.h_max(), total, first, |codes| {
+                tuples += 1;
+                for s in [Status::N, Status::I, Status::O] {
+                    if needs_options(s, codes) {
+                        visit(rows, s, codes);
+                    }
+                }
+            });
+        }
+        tuples
+    }
+
+    /// The values of wavefront `total`, in the order [`Self::restore_wavefront`] takes.
+    pub fn wavefront_values(&self, total: usize) -> Vec<u16> {
+        let mut out = Vec::new();
+        self.each_state_of(total, |rows, s, codes| {
+            out.push(self.values[rows.index(s, codes)].load(Relaxed));
+        });
+        out
+    }
+
+    /// Stores wavefront `total` from [`Self::wavefront_values`] of an earlier fill; returns its
+    /// leg tuples, or `None` (storing nothing more) if `values` is not one value per state.
+    pub fn restore_wavefront(&self, total: usize, values: &[u16]) -> Option<u64> {
+        let mut states = 0;
+        self.each_state_of(total, |_, _, _| states += 1);
+        if states != values.len() {
+            return None;
+        }
+        let mut values = values.iter();
+        let tuples = self.each_state_of(total, |rows, s, codes| {
+            let g = *values.next().expect("counted");
+            rows.store(self, s, codes, g);
+        });
+        Some(tuples)
     }
 
     /// Overwrites every entry from the GPU's table, which holds each stored value plus one
@@ -458,6 +524,22 @@ impl Rows {
         });
         seen.mex() as u16
     }
+}
+
+/// Refuses the multiset table of every `legs`-leg spider with legs up to `h_max` if it does
+/// not fit `budget`.
+pub fn check_table(legs: usize, h_max: usize, budget: Budget) -> Result<(), OverBudget> {
+    budget.check(SpiderTable::bytes(legs, h_max), || {
+        format!("the state table of {legs}-leg spiders with legs up to {h_max}")
+    })
+}
+
+/// Refuses the slot table of the family `S(x, y, z)`, `z <= z_max`, if it does not fit
+/// `budget`.
+pub fn check_family(x: usize, y: usize, z_max: usize, budget: Budget) -> Result<(), OverBudget> {
+    budget.check(SpiderTable::slot_bytes(&[x, y, z_max]), || {
+        format!("the state table of S({x},{y},z) for z <= {z_max}")
+    })
 }
 
 /// Whether a slot table takes legs up to `bounds`: at most [`MAX_LEGS`] legs, each at most

@@ -4,10 +4,13 @@
 //! the table needs (`gpu::segments`); the spiders' values are read back segment by segment,
 //! not the whole table.
 
+use std::path::Path;
+
 use super::forest::Status;
 use super::spider::{MAX_LEGS, Rows, SpiderTable, each_spider, for_each_in_front, valid_codes};
 use crate::gpu::segments::{DeviceTable, Misfit, Pipelines, TablePlan, TableRequest};
 use crate::gpu::{GpuContext, GpuError};
+use crate::output::checkpoint::{Checkpoint, CheckpointError};
 
 const SHADER: &str = include_str!("../../shaders/arrows.wgsl");
 const WORKGROUP: u32 = 64;
@@ -58,16 +61,35 @@ pub struct SpiderValues {
     pub device: Option<TablePlan>,
 }
 
+/// A checkpoint the CPU fill saves each finished wavefront to, and resumes from.
+#[derive(Clone, Copy, Debug)]
+pub struct Saving<'a> {
+    pub path: &'a Path,
+    /// Continue the fill saved there (else the file must not exist yet).
+    pub resume: bool,
+}
+
+/// What can stop a spider table.
+#[derive(Debug, thiserror::Error)]
+pub enum FillError {
+    #[error(transparent)]
+    Gpu(#[from] GpuError),
+    #[error(transparent)]
+    Checkpoint(#[from] CheckpointError),
+}
+
 impl SpiderFill<'_> {
     /// The value of every `legs`-leg spider with legs up to `h_max`, from a table filled this
     /// way; `progress` gets leg tuples done (none for the recursion, which fills as it is
-    /// read).
+    /// read). The CPU fill saves its wavefronts to `saving`, if given (the file stays for
+    /// the caller to remove once the rows are out).
     pub fn spiders(
         &self,
         legs: usize,
         h_max: usize,
-        progress: impl FnMut(u64),
-    ) -> Result<SpiderValues, GpuError> {
+        saving: Option<Saving>,
+        mut progress: impl FnMut(u64),
+    ) -> Result<SpiderValues, FillError> {
         let from_table = |mut table: SpiderTable| SpiderValues {
             values: table.spider_values(),
             device: None,
@@ -76,12 +98,54 @@ impl SpiderFill<'_> {
             SpiderFill::Recursion => Ok(from_table(SpiderTable::new(legs, h_max))),
             SpiderFill::Cpu => {
                 let mut table = SpiderTable::new(legs, h_max);
-                table.fill(progress);
+                match saving {
+                    None => table.fill(progress),
+                    Some(saving) => fill_saved(&mut table, saving, &mut progress)?,
+                }
                 Ok(from_table(table))
             }
-            SpiderFill::Gpu(kernel) => kernel.spiders(legs, h_max, progress),
+            SpiderFill::Gpu(kernel) => Ok(kernel.spiders(legs, h_max, progress)?),
         }
     }
+}
+
+/// Fills `table` on the CPU, each finished wavefront saved to `saving` and, when resuming,
+/// the saved ones taken back first.
+fn fill_saved(
+    table: &mut SpiderTable,
+    saving: Saving,
+    progress: &mut impl FnMut(u64),
+) -> Result<(), CheckpointError> {
+    let identity = serde_json::json!({
+        "table": "spiders",
+        "legs": table.legs,
+        "leg_max": table.h_max(),
+    });
+    let (mut file, saved) = Checkpoint::open(saving.path, &identity, 16, saving.resume)?;
+    let mut start = 0;
+    for (step, payload) in saved.map_or(Vec::new(), |s| s.steps) {
+        let values: Vec<u16> = payload
+            .chunks_exact(2)
+            .map(|b| u16::from_le_bytes([b[0], b[1]]))
+            .collect();
+        let tuples = (step == start as u64 && payload.len() % 2 == 0)
+            .then(|| table.restore_wavefront(start, &values))
+            .flatten()
+            .ok_or_else(|| CheckpointError::Foreign {
+                path: saving.path.to_path_buf(),
+                why: format!("a record for wavefront {step} that does not fit wavefront {start}"),
+            })?;
+        progress(tuples);
+        start += 1;
+    }
+    table.fill_from(start, progress, |total, table| {
+        let bytes: Vec<u8> = table
+            .wavefront_values(total)
+            .iter()
+            .flat_map(|g| g.to_le_bytes())
+            .collect();
+        file.append(total as u64, &bytes)
+    })
 }
 
 /// The spider kernel on one device.

@@ -36,9 +36,7 @@ impl Tree {
         if n == 0 {
             return Err(err("a tree has at least one vertex".into()));
         }
-        if n > MAX_VERTICES {
-            return Err(err(format!("more than {MAX_VERTICES} vertices")));
-        }
+        check_vertices(Some(n), name)?;
         let mut seen = std::collections::HashSet::new();
         for &(u, v) in &edges {
             if u == v {
@@ -79,8 +77,10 @@ impl Tree {
 
     /// The path with `n` vertices.
     pub fn path(n: usize) -> Result<Self, TreeError> {
+        let name = format!("path:{n}");
+        check_vertices(Some(n), &name)?;
         let edges = (1..n).map(|v| (v - 1, v)).collect();
-        Tree::new(n, edges, &format!("path:{n}"))
+        Tree::new(n, edges, &name)
     }
 
     /// The spider `S(x_1, ..., x_k)`: leg `t` is a path of `x_t + 1` edges from the centre 0
@@ -103,6 +103,11 @@ impl Tree {
         if legs.contains(&0) {
             return Err(err("every leg has at least 1 markable edge"));
         }
+        // The centre and each leg's x + 1 vertices, counted before any edge is built.
+        let vertices = legs
+            .iter()
+            .try_fold(1usize, |n, &x| n.checked_add(x.checked_add(1)?));
+        check_vertices(vertices, &name)?;
         let mut edges = Vec::new();
         let mut n = 1;
         for &x in legs {
@@ -126,6 +131,14 @@ impl Tree {
                 reason: "every leg and the middle path have at least 1 markable edge".into(),
             });
         }
+        // u, v, the l - 1 inner vertices of the middle path and x + 1 for each leg, counted
+        // before any edge is built.
+        let vertices = l.checked_add(1).and_then(|start| {
+            a.iter()
+                .chain(&b)
+                .try_fold(start, |n, &x| n.checked_add(x.checked_add(1)?))
+        });
+        check_vertices(vertices, &name)?;
         let mut edges = Vec::new();
         let mut n = 2; // u = 0, v = 1
         let mut path = |from: usize, len: usize, to: Option<usize>, edges: &mut Vec<_>| {
@@ -210,6 +223,18 @@ impl Tree {
     }
 }
 
+/// Refuses a tree of `n` vertices (`None`: more than `usize` counts) over [`MAX_VERTICES`],
+/// before anything of its size is allocated.
+fn check_vertices(n: Option<usize>, name: &str) -> Result<(), TreeError> {
+    match n {
+        Some(n) if n <= MAX_VERTICES => Ok(()),
+        _ => Err(TreeError {
+            input: name.to_string(),
+            reason: format!("more than {MAX_VERTICES} vertices"),
+        }),
+    }
+}
+
 /// The representative of `x` in a union-find forest (path halving).
 pub(crate) fn root(parent: &mut [usize], mut x: usize) -> usize {
     while parent[x] != x {
@@ -288,7 +313,10 @@ impl FromStr for Tree {
                     ))
                 })
             };
-            edges.push((parse(u)?, parse(v)?));
+            let (u, v) = (parse(u)?, parse(v)?);
+            // Checked here: the vertex count is one past the largest vertex named.
+            check_vertices(u.max(v).checked_add(1), t)?;
+            edges.push((u, v));
         }
         let n = edges.iter().map(|&(u, v)| u.max(v) + 1).max().unwrap_or(1);
         Tree::new(n, edges, t)

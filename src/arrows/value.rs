@@ -8,8 +8,9 @@ use serde::Serialize;
 
 use super::forest::{Canonical, Forest, NormalForm};
 use super::reference::{Reference, ReferenceError};
-use super::spider::{on_deep_stack, spider_and_first_moves};
+use super::spider::{SpiderTable, fits_slots, on_deep_stack, spider_and_first_moves};
 use super::tree::Tree;
+use crate::memory::{Budget, OverBudget};
 
 /// One first move and the value of the position it leaves.
 #[derive(Clone, Debug, Serialize)]
@@ -58,6 +59,29 @@ pub enum Solver {
 }
 
 impl Solver {
+    /// The solver for `tree`: the raw rules when `reference`, else spider states for a spider
+    /// whose table fits, else the normal form; each within `budget` (a spider's table is
+    /// refused before it is allocated).
+    pub fn for_tree(tree: &Tree, reference: bool, budget: Budget) -> Result<Self, OverBudget> {
+        if reference {
+            return Ok(Solver::Reference {
+                budget: budget.bytes(),
+            });
+        }
+        let legs = tree.spider_legs().map(|legs| Tree::leg_lengths(&legs));
+        match legs {
+            Some(lengths) if fits_slots(&lengths) => {
+                budget.check(SpiderTable::slot_bytes(&lengths), || {
+                    format!("the state table of {tree}")
+                })?;
+                Ok(Solver::SpiderStates)
+            }
+            _ => Ok(Solver::NormalForm {
+                budget: budget.bytes(),
+            }),
+        }
+    }
+
     fn name(self) -> &'static str {
         match self {
             Solver::Reference { .. } => "raw rules",
@@ -193,7 +217,9 @@ impl fmt::Display for ArrowsReport {
             .filter(|mv| mv.value == 0)
             .map(|mv| format!("{}->{}", mv.from, mv.to))
             .collect();
-        let winning = if winning.is_empty() {
+        let winning = if self.first_moves.is_empty() {
+            "none: the player to move has no move, and loses".to_string()
+        } else if winning.is_empty() {
             "none".to_string()
         } else {
             winning.join(" ")

@@ -19,6 +19,34 @@ pub const REQUIRE_GPU_ENV: &str = "NIMSEQ_REQUIRE_GPU";
 /// segments ([`segments`]) and the split is tested without a large card.
 pub const MAX_BINDING_ENV: &str = "NIMSEQ_GPU_MAX_BINDING";
 
+/// Chooses the adapter whose name contains this text (any case), as wgpu's own tools do.
+pub const ADAPTER_NAME_ENV: &str = "WGPU_ADAPTER_NAME";
+
+/// The first adapter (of the backends `WGPU_BACKEND` allows) whose name contains `wanted`, any
+/// case; none is an error that lists the adapters found, not a silent choice of another.
+async fn named_adapter(instance: &wgpu::Instance, wanted: &str) -> Result<wgpu::Adapter, GpuError> {
+    let backends = wgpu::Backends::from_env().unwrap_or(wgpu::Backends::all());
+    let adapters = instance.enumerate_adapters(backends).await;
+    let names: Vec<String> = adapters.iter().map(|a| a.get_info().name).collect();
+    let pick = names
+        .iter()
+        .position(|name| name.to_lowercase().contains(&wanted.to_lowercase()));
+    match pick {
+        Some(i) => Ok(adapters.into_iter().nth(i).expect("an adapter per name")),
+        None => Err(GpuError::Setting {
+            name: ADAPTER_NAME_ENV,
+            message: format!(
+                "no adapter named like '{wanted}'; found: {}",
+                if names.is_empty() {
+                    "none".to_string()
+                } else {
+                    names.join(", ")
+                }
+            ),
+        }),
+    }
+}
+
 /// What can go wrong on the GPU path.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
@@ -121,13 +149,16 @@ impl GpuContext {
             let instance = wgpu::Instance::new(
                 wgpu::InstanceDescriptor::new_without_display_handle_from_env(),
             );
-            let adapter = instance
-                .request_adapter(&wgpu::RequestAdapterOptions {
-                    power_preference: wgpu::PowerPreference::HighPerformance,
-                    ..Default::default()
-                })
-                .await
-                .map_err(|e| GpuError::NoAdapter(e.to_string()))?;
+            let adapter = match std::env::var(ADAPTER_NAME_ENV) {
+                Ok(wanted) => named_adapter(&instance, &wanted).await?,
+                Err(_) => instance
+                    .request_adapter(&wgpu::RequestAdapterOptions {
+                        power_preference: wgpu::PowerPreference::HighPerformance,
+                        ..Default::default()
+                    })
+                    .await
+                    .map_err(|e| GpuError::NoAdapter(e.to_string()))?,
+            };
             let limits = adapter.limits();
             let (device, queue) = adapter
                 .request_device(&wgpu::DeviceDescriptor {

@@ -19,8 +19,9 @@ pub struct BoardError {
     pub reason: String,
 }
 
-/// Longest board the notation accepts, in cells.
-pub const MAX_CELLS: usize = 1 << 20;
+/// Longest board the notation accepts, in cells: valuing a board looks at every move, and each
+/// option's components, so the work grows as the square of its length (a second here).
+pub const MAX_CELLS: usize = 1 << 12;
 
 impl FromStr for Board {
     type Err = BoardError;
@@ -52,6 +53,9 @@ impl FromStr for Board {
         let mut chars = body.chars().peekable();
         while let Some(&ch) = chars.peek() {
             if ch == 'X' || ch == 'x' {
+                if cells.len() == MAX_CELLS {
+                    return Err(err(format!("more than {MAX_CELLS} cells")));
+                }
                 cells.push(true);
                 chars.next();
             } else if ch.is_ascii_digit() {
@@ -116,8 +120,9 @@ impl Board {
             return false;
         }
         let x = |j: usize| self.cells[j % n];
-        let empty = self.cells.iter().filter(|&&c| !c).count();
-        if self.circular && empty == 1 {
+        // Looked for only on rings, and it stops at the first other empty cell: counting every
+        // cell here made the components of a long board quadratic in its length.
+        if self.circular && !self.cells.iter().enumerate().any(|(j, &c)| j != i && !c) {
             return n < k;
         }
         // Some other cell is empty, so neither count can wrap past cell i on a ring.

@@ -9,6 +9,7 @@ use super::layout::{Layout, WIDE};
 use super::table::{TableError, ValueTable, check_budget};
 use crate::gpu::segments::{DeviceTable, Misfit, Pipelines, TablePlan, TableRequest};
 use crate::gpu::{GpuContext, GpuError};
+use crate::memory::Budget;
 
 const SHADER: &str = include_str!("../../shaders/kcross.wgsl");
 const WORKGROUP: u32 = 64;
@@ -105,7 +106,7 @@ impl<'a> KcrossGpu<'a> {
     pub fn build(
         &self,
         layout: Layout,
-        budget: u64,
+        budget: Budget,
         progress: &indicatif::ProgressBar,
     ) -> Result<(ValueTable, TablePlan), TableError> {
         let done = self.on_device(layout, budget, progress)?;
@@ -119,7 +120,7 @@ impl<'a> KcrossGpu<'a> {
     pub fn strips(
         &self,
         layout: Layout,
-        budget: u64,
+        budget: Budget,
         progress: &indicatif::ProgressBar,
     ) -> Result<(Vec<u8>, Layout, TablePlan), TableError> {
         let done = self.on_device(layout, budget, progress)?;
@@ -151,7 +152,7 @@ impl<'a> KcrossGpu<'a> {
     fn on_device(
         &self,
         layout: Layout,
-        budget: u64,
+        budget: Budget,
         progress: &indicatif::ProgressBar,
     ) -> Result<OnDevice, TableError> {
         match self.compute(layout.clone(), progress) {

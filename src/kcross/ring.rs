@@ -9,6 +9,7 @@ use std::collections::HashMap;
 use super::board::Board;
 use super::components::components;
 use super::table::{TableError, ValueTable};
+use crate::memory::Budget;
 use crate::mex::MexSet;
 
 /// Bytes a memo entry may take, key and value with the map's overhead.
@@ -22,11 +23,11 @@ pub struct RingValues {
 }
 
 impl RingValues {
-    /// `budget`: bytes the memo of cyclic positions may use.
-    pub fn new(budget: u64) -> Self {
+    /// `budget`: what the memo of cyclic positions may use.
+    pub fn new(budget: Budget) -> Self {
         RingValues {
             memo: HashMap::new(),
-            max_entries: budget / ENTRY_BYTES,
+            max_entries: budget.bytes() / ENTRY_BYTES,
         }
     }
 
@@ -96,11 +97,11 @@ mod tests {
         for k in 2..=6 {
             let table = ValueTable::build_cpu(
                 Layout::new(k, 11),
-                u64::MAX,
+                Budget::UNLIMITED,
                 &indicatif::ProgressBar::hidden(),
             )
             .unwrap();
-            let mut rings = RingValues::new(1 << 30);
+            let mut rings = RingValues::new(Budget::new(1 << 30));
             for l in 1..=11 {
                 let mut raw = reference::Reference::new(k, l, true);
                 for mask in 0u64..1 << l {
@@ -126,11 +127,11 @@ mod tests {
     fn ring_memo_respects_the_budget() {
         let table = ValueTable::build_cpu(
             Layout::new(4, 16),
-            u64::MAX,
+            Budget::UNLIMITED,
             &indicatif::ProgressBar::hidden(),
         )
         .unwrap();
-        let err = RingValues::new(10 * ENTRY_BYTES)
+        let err = RingValues::new(Budget::new(10 * ENTRY_BYTES))
             .value(&table, &Board::ring(16))
             .unwrap_err();
         assert!(
@@ -144,11 +145,11 @@ mod tests {
     fn paper_rings() {
         let table = ValueTable::build_cpu(
             Layout::new(3, 21),
-            u64::MAX,
+            Budget::UNLIMITED,
             &indicatif::ProgressBar::hidden(),
         )
         .unwrap();
-        let mut rings = RingValues::new(1 << 30);
+        let mut rings = RingValues::new(Budget::new(1 << 30));
         assert_eq!(rings.value(&table, &Board::ring(11)).unwrap(), 1);
         assert_eq!(rings.value(&table, &Board::ring(21)).unwrap(), 0);
     }

@@ -12,8 +12,9 @@ use super::gpu::KcrossGpu;
 use super::layout::Layout;
 use super::reference;
 use super::ring::RingValues;
-use super::table::{TableError, ValueTable, plan};
+use super::table::{Resumable, TableError, ValueTable, plan};
 use crate::gpu::segments::TablePlan;
+use crate::memory::Budget;
 use crate::output::progress_bar;
 use crate::period::{OBSERVED_REPEATS, Period, observed};
 
@@ -67,7 +68,7 @@ pub struct TableSize {
 /// Refuses boards of `n` cells that the raw rules (`reference`) or the table engines cannot
 /// take within `budget` bytes: the checks [`Solver::new`] makes, for callers that want them
 /// before choosing a GPU adapter.
-pub fn check_size(k: usize, n: usize, reference: bool, budget: u64) -> Result<(), TableError> {
+pub fn check_size(k: usize, n: usize, reference: bool, budget: Budget) -> Result<(), TableError> {
     if !reference {
         return plan(k, n, budget).map(drop);
     }
@@ -84,13 +85,15 @@ impl Solver {
     /// A solver for boards of up to `n` cells, asked for `boards`; the engines build their
     /// table here (refused before allocating if it does not fit `budget` bytes), with a
     /// progress bar among `bars` (shown on a terminal; several tables may be built at once).
+    /// The CPU table saves its levels to `checkpoint`, if given.
     pub fn new(
         k: usize,
         n: usize,
         backend: &Backend,
-        budget: u64,
+        budget: Budget,
         bars: &MultiProgress,
         boards: Boards,
+        checkpoint: Option<Resumable>,
     ) -> Result<Self, TableError> {
         let layout = match backend {
             Backend::Reference => {
@@ -99,7 +102,7 @@ impl Solver {
             Backend::Cpu | Backend::Gpu(_) => plan(k, n, budget)?,
         };
         // Rings memoise their cyclic positions in what the table leaves of the budget.
-        let rest = budget - layout.bytes();
+        let rest = budget.less(layout.bytes());
         let bar = bars.add(progress_bar(layout.states(), "states"));
         let solver = match (backend, boards) {
             (Backend::Gpu(gpu), Boards::EmptyStrips) => {
@@ -118,10 +121,12 @@ impl Solver {
                         device: Some(device),
                     })
             }
-            _ => ValueTable::build_cpu(layout, budget, &bar).map(|table| Solver::Table {
-                table: Box::new(table),
-                rings: RingValues::new(rest),
-                device: None,
+            _ => ValueTable::build_cpu_saved(layout, budget, &bar, checkpoint).map(|table| {
+                Solver::Table {
+                    table: Box::new(table),
+                    rings: RingValues::new(rest),
+                    device: None,
+                }
             }),
         };
         bar.finish_and_clear();
@@ -164,21 +169,36 @@ impl Solver {
 /// One sequence of values and the period it shows within its range.
 #[derive(Clone, Debug, Serialize)]
 pub struct Series {
+    /// What it is one of, as `k=3` or `a=2`.
     pub label: String,
+    /// That number (the `3` of `k=3`).
+    #[serde(skip)]
+    pub key: usize,
     pub values: Vec<u8>,
     /// Observed within the range, not proven.
     pub observed: Option<Period>,
 }
 
 impl Series {
-    pub fn new(label: String, values: Vec<u8>) -> Self {
+    /// The series of `name = key` (`k = 3`, `a = 2`).
+    pub fn new(name: &str, key: usize, values: Vec<u8>) -> Self {
         let observed = observed(&values);
         Series {
-            label,
+            label: format!("{name}={key}"),
+            key,
             values,
             observed,
         }
     }
+}
+
+/// How a [`Report`]'s values are laid out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RowLayout {
+    /// One value a row (`k,n,g`; `k,a,b,g`; `k,l,g`): what data frames and SQL read.
+    Long,
+    /// The paper's matrix: one row per series (Table 5.1) or one column per series (5.2).
+    Table,
 }
 
 /// A table of series over one index, as `kcross seq|single|ring|table` print it.
@@ -189,19 +209,44 @@ pub struct Report {
     pub what: String,
     /// The index the series run over (`n`, `b`, `l`).
     pub index: String,
+    /// What tells the series apart: `k`, or `a` (one `k`).
+    #[serde(skip)]
+    pub key: String,
     pub series: Vec<Series>,
-    /// CSV orientation: one row per series (Table 5.1) or one column per series (Table 5.2).
+    /// Matrix orientation: one row per series (Table 5.1) or one column per series (5.2).
     #[serde(skip)]
     pub series_are_rows: bool,
     pub note: String,
 }
 
+/// A report as long rows, for JSON: `columns`, then one array per value.
+#[derive(Serialize)]
+struct LongReport<'a> {
+    k: &'a str,
+    what: &'a str,
+    note: &'a str,
+    columns: Vec<&'a str>,
+    rows: Vec<Vec<usize>>,
+    /// Each series' period, observed in the range.
+    observed: Vec<(&'a str, Option<Period>)>,
+}
+
 impl Report {
-    pub fn new(k: String, what: &str, index: &str, series: Vec<Series>, rows: bool) -> Self {
+    /// Series told apart by `key` (`k` or `a`) over `index`; `rows`: the matrix has one row
+    /// per series.
+    pub fn new(
+        k: String,
+        what: &str,
+        index: &str,
+        key: &str,
+        series: Vec<Series>,
+        rows: bool,
+    ) -> Self {
         Report {
             k,
             what: what.to_string(),
             index: index.to_string(),
+            key: key.to_string(),
             series,
             series_are_rows: rows,
             note: format!(
@@ -210,50 +255,133 @@ impl Report {
         }
     }
 
-    /// CSV with a header.
-    pub fn write_csv(&self, w: &mut dyn Write) -> io::Result<()> {
+    /// The long rows' columns, and the rows.
+    fn long_rows(&self) -> (Vec<&str>, Vec<Vec<usize>>) {
+        let one_k: usize = self.k.parse().unwrap_or(0);
+        let mut columns = vec!["k"];
+        if self.key != "k" {
+            columns.push(&self.key);
+        }
+        columns.extend([self.index.as_str(), "g"]);
+        let rows = self
+            .series
+            .iter()
+            .flat_map(|s| {
+                s.values.iter().enumerate().map(move |(i, &g)| {
+                    let g = usize::from(g);
+                    if self.key == "k" {
+                        vec![s.key, i, g]
+                    } else {
+                        vec![one_k, s.key, i, g]
+                    }
+                })
+            })
+            .collect();
+        (columns, rows)
+    }
+
+    /// The paper's matrix, header row first; a missing value is an empty cell.
+    fn matrix(&self) -> Vec<Vec<String>> {
         let width = self
             .series
             .iter()
             .map(|s| s.values.len())
             .max()
             .unwrap_or(0);
+        let mut out = Vec::new();
         if self.series_are_rows {
-            let labels = self
-                .series
-                .first()
-                .map_or("row", |s| s.label.split('=').next().unwrap_or("row"));
-            write!(w, "{labels}")?;
-            for i in 0..width {
-                write!(w, ",{}={i}", self.index)?;
-            }
-            writeln!(w)?;
+            let mut header = vec![self.key.clone()];
+            header.extend((0..width).map(|i| format!("{}={i}", self.index)));
+            out.push(header);
             for s in &self.series {
-                let value = s.label.split('=').nth(1).unwrap_or(&s.label);
-                write!(w, "{value}")?;
-                for g in &s.values {
-                    write!(w, ",{g}")?;
-                }
-                writeln!(w)?;
+                let mut row = vec![s.key.to_string()];
+                row.extend(s.values.iter().map(u8::to_string));
+                out.push(row);
             }
         } else {
-            write!(w, "{}", self.index)?;
-            for s in &self.series {
-                write!(w, ",{}", s.label)?;
-            }
-            writeln!(w)?;
+            let mut header = vec![self.index.clone()];
+            header.extend(self.series.iter().map(|s| s.label.clone()));
+            out.push(header);
             for i in 0..width {
-                write!(w, "{i}")?;
-                for s in &self.series {
-                    match s.values.get(i) {
-                        Some(g) => write!(w, ",{g}")?,
-                        None => write!(w, ",")?,
-                    }
+                let mut row = vec![i.to_string()];
+                row.extend(
+                    self.series
+                        .iter()
+                        .map(|s| s.values.get(i).map_or(String::new(), u8::to_string)),
+                );
+                out.push(row);
+            }
+        }
+        out
+    }
+
+    /// CSV with a header, in `layout`.
+    pub fn write_csv(&self, w: &mut dyn Write, layout: RowLayout) -> io::Result<()> {
+        match layout {
+            RowLayout::Long => {
+                let (columns, rows) = self.long_rows();
+                writeln!(w, "{}", columns.join(","))?;
+                for row in rows {
+                    let cells: Vec<String> = row.iter().map(usize::to_string).collect();
+                    writeln!(w, "{}", cells.join(","))?;
                 }
-                writeln!(w)?;
+            }
+            RowLayout::Table => {
+                for row in self.matrix() {
+                    writeln!(w, "{}", row.join(","))?;
+                }
             }
         }
         Ok(())
+    }
+
+    /// One JSON object: long rows (`columns` and `rows`), or the series with their values.
+    pub fn write_json(&self, w: &mut dyn Write, layout: RowLayout) -> io::Result<()> {
+        match layout {
+            RowLayout::Long => {
+                let (columns, rows) = self.long_rows();
+                let long = LongReport {
+                    k: &self.k,
+                    what: &self.what,
+                    note: &self.note,
+                    columns,
+                    rows,
+                    observed: self
+                        .series
+                        .iter()
+                        .map(|s| (s.label.as_str(), s.observed))
+                        .collect(),
+                };
+                serde_json::to_writer(&mut *w, &long)?;
+            }
+            RowLayout::Table => serde_json::to_writer(&mut *w, self)?,
+        }
+        writeln!(w)
+    }
+
+    /// The matrix as aligned text, with the periods under it.
+    pub fn write_text(&self, w: &mut dyn Write) -> io::Result<()> {
+        let matrix = self.matrix();
+        let columns = matrix.iter().map(Vec::len).max().unwrap_or(0);
+        let widths: Vec<usize> = (0..columns)
+            .map(|c| {
+                matrix
+                    .iter()
+                    .filter_map(|r| r.get(c))
+                    .map(String::len)
+                    .max()
+                    .unwrap_or(0)
+            })
+            .collect();
+        for row in &matrix {
+            let cells: Vec<String> = row
+                .iter()
+                .zip(&widths)
+                .map(|(cell, &width)| format!("{cell:>width$}"))
+                .collect();
+            writeln!(w, "{}", cells.join(" ").trim_end())?;
+        }
+        writeln!(w, "{}", self.observations())
     }
 
     /// One line per series: the period it shows in the range.
@@ -277,6 +405,28 @@ impl Report {
             .collect();
         lines.join("\n")
     }
+}
+
+/// The budgets the strip tables of `ks` (up to `n` cells) are built under side by side, or
+/// `None` to build them one after another with the whole budget each. On the CPU each level
+/// of a table ends with a core idle, and one table cannot fill both cores through its small
+/// levels (side by side: 8% faster on two cores, measured); that is done where every table
+/// could widen to 8 bits at the same time within `budget`, each given the room to widen.
+pub fn side_by_side(
+    ks: &[usize],
+    n: usize,
+    backend: &Backend,
+    budget: Budget,
+) -> Option<Vec<Budget>> {
+    if !matches!(backend, Backend::Cpu) || ks.len() < 2 {
+        return None;
+    }
+    let wide: Vec<u64> = ks
+        .iter()
+        .map(|&k| Layout::new(k, n).widened().bytes())
+        .collect();
+    let together = wide.iter().fold(0u64, |sum, &w| sum.saturating_add(w));
+    (together <= budget.bytes()).then(|| wide.into_iter().map(Budget::new).collect())
 }
 
 /// `G([n])` for `n = 0..=n_max`.
@@ -309,8 +459,17 @@ mod tests {
     /// The paper's Table 5.1 (k = 3, a <= 5, b <= 15) and Table 5.2's k = 4 column, from the
     /// engine; the raw rules agree on every board of up to 16 cells.
     /// A solver for any boards of up to `n` cells.
-    fn any_boards(k: usize, n: usize, backend: &Backend, budget: u64) -> Solver {
-        Solver::new(k, n, backend, budget, &MultiProgress::new(), Boards::Any).unwrap()
+    fn any_boards(k: usize, n: usize, backend: &Backend, budget: Budget) -> Solver {
+        Solver::new(
+            k,
+            n,
+            backend,
+            budget,
+            &MultiProgress::new(),
+            Boards::Any,
+            None,
+        )
+        .unwrap()
     }
 
     #[test]
@@ -323,8 +482,8 @@ mod tests {
             [3, 1, 2, 3, 1, 2, 3, 3, 2, 4, 3, 2, 2, 3, 5, 2],
             [1, 2, 0, 1, 2, 0, 3, 1, 0, 3, 1, 2, 0, 1, 2, 0],
         ];
-        let mut engine = any_boards(3, 21, &Backend::Cpu, 1 << 30);
-        let mut raw = any_boards(3, 16, &Backend::Reference, 0);
+        let mut engine = any_boards(3, 21, &Backend::Cpu, Budget::new(1 << 30));
+        let mut raw = any_boards(3, 16, &Backend::Reference, Budget::new(0));
         for (a, row) in table_5_1.iter().enumerate() {
             assert_eq!(singles(&mut engine, a, 15).unwrap(), row, "a = {a}");
             let small = singles(&mut raw, a, 15 - a).unwrap();
@@ -333,25 +492,48 @@ mod tests {
         let k4 = [
             0, 1, 0, 1, 1, 0, 2, 1, 0, 1, 2, 0, 1, 1, 0, 1, 0, 0, 1, 2, 0, 1, 0, 3, 1, 2,
         ];
-        let mut engine = any_boards(4, 25, &Backend::Cpu, 1 << 30);
+        let mut engine = any_boards(4, 25, &Backend::Cpu, Budget::new(1 << 30));
         assert_eq!(strips(&mut engine, 25).unwrap(), k4);
     }
 
     #[test]
     fn csv_layouts() {
         let series = vec![
-            Series::new("a=0".into(), vec![0, 1]),
-            Series::new("a=1".into(), vec![1, 1]),
+            Series::new("a", 0, vec![0, 1]),
+            Series::new("a", 1, vec![1, 1]),
         ];
-        let mut out = Vec::new();
-        Report::new("3".into(), "G([aXb])", "b", series.clone(), true)
-            .write_csv(&mut out)
-            .unwrap();
-        assert_eq!(String::from_utf8(out).unwrap(), "a,b=0,b=1\n0,0,1\n1,1,1\n");
-        let mut out = Vec::new();
-        Report::new("3".into(), "G([n])", "n", series, false)
-            .write_csv(&mut out)
-            .unwrap();
-        assert_eq!(String::from_utf8(out).unwrap(), "n,a=0,a=1\n0,0,1\n1,1,1\n");
+        let singles = Report::new("3".into(), "G([aXb])", "b", "a", series, true);
+        let csv = |report: &Report, layout| {
+            let mut out = Vec::new();
+            report.write_csv(&mut out, layout).unwrap();
+            String::from_utf8(out).unwrap()
+        };
+        assert_eq!(csv(&singles, RowLayout::Table), "a,b=0,b=1\n0,0,1\n1,1,1\n");
+        assert_eq!(
+            csv(&singles, RowLayout::Long),
+            "k,a,b,g\n3,0,0,0\n3,0,1,1\n3,1,0,1\n3,1,1,1\n"
+        );
+        let series = vec![
+            Series::new("k", 2, vec![0, 1]),
+            Series::new("k", 3, vec![0]),
+        ];
+        let strips = Report::new("2..3".into(), "G([n])", "n", "k", series, false);
+        assert_eq!(csv(&strips, RowLayout::Table), "n,k=2,k=3\n0,0,0\n1,1,\n");
+        assert_eq!(
+            csv(&strips, RowLayout::Long),
+            "k,n,g\n2,0,0\n2,1,1\n3,0,0\n"
+        );
+        let mut json = Vec::new();
+        strips.write_json(&mut json, RowLayout::Long).unwrap();
+        let json: serde_json::Value = serde_json::from_slice(&json).unwrap();
+        assert_eq!(json["columns"], serde_json::json!(["k", "n", "g"]));
+        assert_eq!(json["rows"][1], serde_json::json!([2, 1, 1]));
+        let mut text = Vec::new();
+        strips.write_text(&mut text).unwrap();
+        assert!(
+            String::from_utf8(text)
+                .unwrap()
+                .starts_with("n k=2 k=3\n0   0   0\n1   1\n")
+        );
     }
 }

@@ -8,6 +8,7 @@
 //! Values start at 4 bits. The first value over 15 widens the table to 8 bits in place (the
 //! finished levels are copied) if the budget allows, and the level is computed again.
 
+use std::path::Path;
 use std::sync::atomic::{AtomicU32, Ordering};
 
 use rayon::prelude::*;
@@ -17,25 +18,15 @@ use super::components::components;
 use super::layout::{Layout, MAX_N, WIDE};
 use super::pieces::Sums;
 use crate::gpu::GpuError;
-use crate::memory::human_bytes;
+use crate::memory::{Budget, OverBudget, human_bytes};
 use crate::mex::MexSet;
+use crate::output::checkpoint::{Checkpoint, CheckpointError, Saved};
 
 /// What can stop a table build.
 #[derive(Debug, thiserror::Error)]
 pub enum TableError {
-    #[error(
-        "k = {k} up to n = {n} needs {states} states at {bits} bits each ({}), over the memory budget of {}; lower the range or raise --mem-budget",
-        human_bytes(*bytes),
-        human_bytes(*budget)
-    )]
-    OverBudget {
-        k: usize,
-        n: usize,
-        bits: u32,
-        states: u64,
-        bytes: u64,
-        budget: u64,
-    },
+    #[error(transparent)]
+    OverBudget(#[from] OverBudget),
     #[error(
         "rings of {l} cells (k = {k}) need more than {entries} cyclic positions remembered, over what the memory budget leaves ({}); raise --mem-budget",
         human_bytes(*budget)
@@ -52,26 +43,35 @@ pub enum TableError {
     ValueTooLarge { k: usize, what: String, max: u32 },
     #[error(transparent)]
     Gpu(#[from] GpuError),
+    #[error(transparent)]
+    Checkpoint(#[from] CheckpointError),
 }
 
-/// Refuses `layout` if its table does not fit `budget` bytes.
-pub fn check_budget(layout: &Layout, budget: u64) -> Result<(), TableError> {
-    if layout.bytes() > budget {
-        return Err(TableError::OverBudget {
-            k: layout.k,
-            n: layout.n,
-            bits: layout.bits,
-            states: layout.states(),
-            bytes: layout.bytes(),
-            budget,
-        });
-    }
+/// A checkpoint a CPU build saves its finished levels to, and resumes from.
+#[derive(Clone, Copy, Debug)]
+pub struct Resumable<'a> {
+    pub path: &'a Path,
+    /// Continue the build saved there (else the file must not exist yet).
+    pub resume: bool,
+}
+
+/// Refuses `layout` if its table does not fit `budget`.
+pub fn check_budget(layout: &Layout, budget: Budget) -> Result<(), TableError> {
+    budget.check(layout.bytes(), || {
+        format!(
+            "the table of k = {} up to n = {} ({} states at {} bits each)",
+            layout.k,
+            layout.n,
+            layout.states(),
+            layout.bits
+        )
+    })?;
     Ok(())
 }
 
 /// A (narrow) layout for `k` up to `n` cells, refused before any allocation if it does not fit
 /// `budget` bytes.
-pub fn plan(k: usize, n: usize, budget: u64) -> Result<Layout, TableError> {
+pub fn plan(k: usize, n: usize, budget: Budget) -> Result<Layout, TableError> {
     if n > MAX_N {
         return Err(TableError::TooLong { n, limit: MAX_N });
     }
@@ -352,27 +352,120 @@ fn widen(narrow: &Layout, words: &[AtomicU32], wide: &Layout, e: usize) -> Vec<A
     out
 }
 
+/// The words of level `e`, little-endian, as a checkpoint stores them.
+fn level_bytes(layout: &Layout, words: &[AtomicU32], e: usize) -> Vec<u8> {
+    let range = layout.level_words(e);
+    words[range.start as usize..range.end as usize]
+        .iter()
+        .flat_map(|w| w.load(Ordering::Relaxed).to_le_bytes())
+        .collect()
+}
+
+/// Loads the levels saved in `checkpoint` (of the table `layout`, at the width it was saved
+/// at, within `budget`); returns the layout, its words and the first level not saved.
+fn resume_levels(
+    path: &Path,
+    layout: Layout,
+    saved: Saved,
+    budget: Budget,
+) -> Result<(Layout, Vec<AtomicU32>, usize), TableError> {
+    let bad = |why: String| CheckpointError::Foreign {
+        path: path.to_path_buf(),
+        why,
+    };
+    let layout = match saved.width {
+        w if w == layout.bits => layout,
+        WIDE => {
+            let wide = layout.widened();
+            check_budget(&wide, budget)?;
+            wide
+        }
+        w => return Err(bad(format!("entries of {w} bits")).into()),
+    };
+    let words: Vec<AtomicU32> = (0..layout.words()).map(|_| AtomicU32::new(0)).collect();
+    let mut e = 1;
+    for (step, payload) in saved.steps {
+        let range = layout.level_words(e);
+        if step != e as u64 || e > layout.n || payload.len() as u64 != 4 * (range.end - range.start)
+        {
+            return Err(bad(format!("a record for level {step} where level {e} was due")).into());
+        }
+        for (word, bytes) in words[range.start as usize..]
+            .iter()
+            .zip(payload.chunks_exact(4))
+        {
+            word.store(
+                u32::from_le_bytes(bytes.try_into().expect("4 bytes")),
+                Ordering::Relaxed,
+            );
+        }
+        e += 1;
+    }
+    Ok((layout, words, e))
+}
+
 impl ValueTable {
     /// Computes every level on the CPU with rayon, widening to 8 bits if a value needs it and
     /// `budget` allows; `progress` counts states.
     pub fn build_cpu(
         layout: Layout,
-        budget: u64,
+        budget: Budget,
         progress: &indicatif::ProgressBar,
     ) -> Result<Self, TableError> {
-        let mut layout = layout;
-        let mut words: Vec<AtomicU32> = (0..layout.words()).map(|_| AtomicU32::new(0)).collect();
-        let mut e = 1;
+        Self::build_cpu_saved(layout, budget, progress, None)
+    }
+
+    /// [`Self::build_cpu`], saving each finished level to `checkpoint` (when given) and first
+    /// taking back the levels it holds, if asked to resume. The file stays for the caller to
+    /// remove ([`crate::output::checkpoint::remove`]) once the table's results are out.
+    pub fn build_cpu_saved(
+        layout: Layout,
+        budget: Budget,
+        progress: &indicatif::ProgressBar,
+        checkpoint: Option<Resumable>,
+    ) -> Result<Self, TableError> {
+        let identity = serde_json::json!({"table": "kcross", "k": layout.k, "n": layout.n});
+        let mut file = None;
+        let (mut layout, mut words, mut e) = match checkpoint {
+            Some(c) => {
+                let (opened, saved) = Checkpoint::open(c.path, &identity, layout.bits, c.resume)?;
+                file = Some(opened);
+                match saved {
+                    Some(saved) => resume_levels(c.path, layout, saved, budget)?,
+                    None => {
+                        let words = (0..layout.words()).map(|_| AtomicU32::new(0)).collect();
+                        (layout, words, 1)
+                    }
+                }
+            }
+            None => {
+                let words = (0..layout.words()).map(|_| AtomicU32::new(0)).collect();
+                (layout, words, 1)
+            }
+        };
+        progress.set_position(layout.states_below(e));
         while e <= layout.n {
             progress.set_message(format!("k = {}, level {e}/{}", layout.k, layout.n));
             match compute_level(&layout, &words, e, progress) {
-                Ok(()) => e += 1,
+                Ok(()) => {
+                    if let Some(file) = &mut file {
+                        file.append(e as u64, &level_bytes(&layout, &words, e))?;
+                    }
+                    e += 1;
+                }
                 Err(TableError::ValueTooLarge { .. }) if layout.bits < WIDE => {
                     let wide = layout.widened();
                     check_budget(&wide, budget)?;
                     words = widen(&layout, &words, &wide, e);
                     layout = wide;
                     progress.set_position(layout.states_below(e));
+                    // The saved levels are narrow: the checkpoint starts again at 8 bits.
+                    if let Some(file) = &mut file {
+                        file.restart(&identity, layout.bits)?;
+                        for done in 1..e {
+                            file.append(done as u64, &level_bytes(&layout, &words, done))?;
+                        }
+                    }
                 }
                 Err(err) => return Err(err),
             }
@@ -417,7 +510,7 @@ mod tests {
     fn cpu_table(k: usize, n: usize) -> ValueTable {
         ValueTable::build_cpu(
             Layout::new(k, n),
-            u64::MAX,
+            Budget::UNLIMITED,
             &indicatif::ProgressBar::hidden(),
         )
         .unwrap()
@@ -493,28 +586,31 @@ mod tests {
     fn widens_when_a_value_does_not_fit() {
         let hidden = indicatif::ProgressBar::hidden();
         let narrow = Layout::with_bits(3, 22, 2);
-        let widened = ValueTable::build_cpu(narrow.clone(), u64::MAX, &hidden).unwrap();
+        let widened = ValueTable::build_cpu(narrow.clone(), Budget::UNLIMITED, &hidden).unwrap();
         assert_eq!(widened.layout.bits, 8);
         let want = cpu_table(3, 22);
         assert!(all_values(&want).iter().any(|&g| g > 3));
         assert_eq!(all_values(&widened), all_values(&want));
         // Without room for the wide table, the overflow is an error naming the budget.
-        let err = ValueTable::build_cpu(narrow.clone(), narrow.bytes(), &hidden)
+        let err = ValueTable::build_cpu(narrow.clone(), Budget::new(narrow.bytes()), &hidden)
             .err()
             .unwrap();
         assert!(
-            matches!(err, TableError::OverBudget { bits: 8, .. }),
+            matches!(&err, TableError::OverBudget(e) if e.what.contains("at 8 bits")),
             "{err}"
         );
     }
 
     #[test]
     fn budget_is_checked_before_allocating() {
-        let err = plan(13, 40, 1 << 30).err().unwrap().to_string();
-        assert!(err.contains("k = 13 up to n = 40 needs"), "{err}");
-        assert!(plan(3, 30, 1 << 30).is_ok());
+        let err = plan(13, 40, Budget::new(1 << 30))
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(err.contains("the table of k = 13 up to n = 40 ("), "{err}");
+        assert!(plan(3, 30, Budget::new(1 << 30)).is_ok());
         assert!(matches!(
-            plan(3, 64, u64::MAX),
+            plan(3, 64, Budget::UNLIMITED),
             Err(TableError::TooLong { n: 64, .. })
         ));
     }

@@ -21,6 +21,9 @@ pub struct ValueReport {
     pub components: Vec<(Vec<u8>, u8)>,
     /// The boards after each move to a position of value 0.
     pub winning_moves: Vec<String>,
+    /// How many moves the player to move has (JSON shows them as the options above).
+    #[serde(skip)]
+    pub moves: usize,
 }
 
 /// The board size a component table needs to value `board` and its options: its largest
@@ -52,7 +55,9 @@ pub fn describe(board: &Board, k: usize, solver: &mut Solver) -> Result<ValueRep
         }
     }
     let mut winning = Vec::new();
+    let mut moves = 0;
     for i in (0..n).filter(|&i| board.is_live(i, k)) {
+        moves += 1;
         let mut next = board.clone();
         next.cells[i] = true;
         if solver.value(&next)? == 0 {
@@ -65,6 +70,7 @@ pub fn describe(board: &Board, k: usize, solver: &mut Solver) -> Result<ValueRep
         value,
         components: parts,
         winning_moves: winning,
+        moves,
     })
 }
 
@@ -83,7 +89,9 @@ impl fmt::Display for ValueReport {
                 .collect();
             writeln!(f, "components   {}", parts.join(", "))?;
         }
-        let winning = if self.winning_moves.is_empty() {
+        let winning = if self.moves == 0 {
+            "none: the player to move has no move, and loses".to_string()
+        } else if self.winning_moves.is_empty() {
             "none (every move leads to a position of nonzero value)".to_string()
         } else {
             self.winning_moves.join(" ")

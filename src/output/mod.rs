@@ -3,7 +3,9 @@
 //! * [`Format`]: one row per result, a CSV header first.
 //! * [`image`]: an RGB canvas written as PNG, for plots.
 //! * [`resumable`]: a result file plus a checkpoint naming the last complete chunk.
+//! * [`checkpoint`]: the finished steps of a long table build, to resume it.
 
+pub mod checkpoint;
 pub mod image;
 pub mod resumable;
 

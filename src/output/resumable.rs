@@ -4,26 +4,62 @@
 //! then `FILE.checkpoint` is replaced atomically (write a temporary file, rename) with the next
 //! chunk, the file's length at that point and the caller's running state. Resuming truncates the
 //! file to that length, dropping any rows of a chunk that was cut short, and goes on from the
-//! recorded chunk: the finished file is byte-identical to an uninterrupted run.
+//! recorded chunk: the finished file is byte-identical to an uninterrupted run. The checkpoint
+//! goes once the last chunk is in.
 
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, BufWriter, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
 use serde::{Serialize, de::DeserializeOwned};
+use serde_json::Value;
+
+/// How the job `theirs` (written in a file) differs from `ours`, in words: `--c-max 200 there,
+/// 100 here` for each flag, the command first.
+pub fn differences(theirs: &Value, ours: &Value) -> String {
+    let shown = |v: Option<&Value>| match v {
+        None | Some(Value::Null) => "unset".to_string(),
+        Some(Value::String(s)) => s.clone(),
+        Some(v) => v.to_string(),
+    };
+    let (Value::Object(a), Value::Object(b)) = (theirs, ours) else {
+        return format!("{} there, {} here", shown(Some(theirs)), shown(Some(ours)));
+    };
+    let mut keys: Vec<&String> = a.keys().chain(b.keys()).collect();
+    keys.sort_by_key(|k| (k.as_str() != "command", k.as_str()));
+    keys.dedup();
+    let said: Vec<String> = keys
+        .into_iter()
+        .filter(|k| a.get(*k) != b.get(*k))
+        .map(|k| match k.as_str() {
+            "command" => format!(
+                "it was written by {}, this is {}",
+                shown(a.get(k)),
+                shown(b.get(k))
+            ),
+            _ => format!(
+                "--{} {} there, {} here",
+                k.replace('_', "-"),
+                shown(a.get(k)),
+                shown(b.get(k))
+            ),
+        })
+        .collect();
+    said.join("; ")
+}
 
 /// What a checkpoint records.
 #[derive(Clone, Debug, Serialize, serde::Deserialize)]
 pub struct Checkpoint<S> {
-    /// Identity of the job: a resumed run must be the same job.
-    pub job: String,
+    /// Identity of the job (the command and the flags that decide its rows): a resumed run
+    /// must be the same job.
+    pub job: Value,
     /// First chunk not yet in the file.
     pub next_chunk: u64,
     /// Length of the file through the last complete chunk, in bytes.
     pub bytes: u64,
     /// The caller's running totals through the last complete chunk (`None` before the first).
     pub state: Option<S>,
-    pub complete: bool,
 }
 
 /// Why a result file could not be opened or resumed; all are the user's to fix.
@@ -41,11 +77,11 @@ pub enum ResumeError {
     )]
     Unfinished(PathBuf),
     #[error(
-        "'{0}' exists but has no checkpoint to resume from; run without --resume to start over"
+        "'{0}' exists but has no checkpoint to resume from: it is finished (the checkpoint goes when a run completes) or was not written by a resumable run; run without --resume to start over"
     )]
     NoCheckpoint(PathBuf),
-    #[error("'{path}' was written by a different command ({job}); resume it with that command")]
-    OtherJob { path: PathBuf, job: String },
+    #[error("'{path}' was written by another run: {differ}; resume it with the same flags")]
+    OtherJob { path: PathBuf, differ: String },
     #[error("'{0}' is shorter than its checkpoint says; it was changed since, so start over")]
     Truncated(PathBuf),
     #[error("cannot read checkpoint '{path}': {message}")]
@@ -56,7 +92,7 @@ pub enum ResumeError {
 pub struct ResumableFile {
     path: PathBuf,
     checkpoint_path: PathBuf,
-    job: String,
+    job: Value,
     file: BufWriter<File>,
 }
 
@@ -72,7 +108,7 @@ impl ResumableFile {
     /// means start at chunk 0 with an empty file.
     pub fn open<S: Serialize + DeserializeOwned>(
         path: &Path,
-        job: &str,
+        job: &Value,
         resume: bool,
     ) -> Result<(Self, Option<Checkpoint<S>>), ResumeError> {
         let checkpoint_path = PathBuf::from(format!("{}.checkpoint", path.display()));
@@ -89,18 +125,18 @@ impl ResumableFile {
             Err(e) => return Err(io_err(&checkpoint_path)(e)),
         };
         let resume_from = match (resume, previous) {
-            (false, Some(p)) if !p.complete => {
+            (false, Some(_)) => {
                 return Err(ResumeError::Unfinished(path.to_path_buf()));
             }
-            (false, _) => None,
+            (false, None) => None,
             (true, None) if path.exists() => {
                 return Err(ResumeError::NoCheckpoint(path.to_path_buf()));
             }
             (true, None) => None,
-            (true, Some(p)) if p.job != job => {
+            (true, Some(p)) if &p.job != job => {
                 return Err(ResumeError::OtherJob {
                     path: path.to_path_buf(),
-                    job: p.job,
+                    differ: differences(&p.job, job),
                 });
             }
             (true, Some(p)) => Some(p),
@@ -120,17 +156,16 @@ impl ResumableFile {
         let out = ResumableFile {
             path: path.to_path_buf(),
             checkpoint_path,
-            job: job.to_string(),
+            job: job.clone(),
             file: BufWriter::with_capacity(1 << 20, file),
         };
         if resume_from.is_none() {
             // A fresh start is itself a checkpoint, so that --resume after an early kill works.
             out.write_checkpoint(&Checkpoint::<S> {
-                job: job.to_string(),
+                job: job.clone(),
                 next_chunk: 0,
                 bytes: 0,
                 state: None,
-                complete: false,
             })?;
         }
         Ok((out, resume_from))
@@ -141,7 +176,8 @@ impl ResumableFile {
         &mut self.file
     }
 
-    /// Records that every chunk before `next_chunk` is in the file, with `state` after them.
+    /// Records that every chunk before `next_chunk` is in the file, with `state` after them;
+    /// when `complete`, the file is whole and the checkpoint goes.
     pub fn commit<S: Serialize>(
         &mut self,
         next_chunk: u64,
@@ -151,13 +187,20 @@ impl ResumableFile {
         self.file.flush().map_err(io_err(&self.path))?;
         let file = self.file.get_ref();
         file.sync_data().map_err(io_err(&self.path))?;
+        if complete {
+            return match fs::remove_file(&self.checkpoint_path) {
+                Err(e) if e.kind() != io::ErrorKind::NotFound => {
+                    Err(io_err(&self.checkpoint_path)(e))
+                }
+                _ => Ok(()),
+            };
+        }
         let bytes = file.metadata().map_err(io_err(&self.path))?.len();
         let checkpoint = Checkpoint {
             job: self.job.clone(),
             next_chunk,
             bytes,
             state: Some(state),
-            complete,
         };
         self.write_checkpoint(&checkpoint)
     }

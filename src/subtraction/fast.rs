@@ -19,9 +19,9 @@
 
 use super::planes::{ANY_NEAR, Planes, Shifted, near_moves};
 use super::ruleset::Ruleset;
-use super::solution::{NotCertified, Solution};
+use super::solution::{FullSearch, NotCertified, Settled, Solution};
 use super::theory;
-use crate::period::{CandidateWatch, certify, least_period, preperiod};
+use crate::period::CandidateWatch;
 
 /// A reusable workspace: one per thread.
 #[derive(Default)]
@@ -48,6 +48,7 @@ impl FastSolver {
             .ok_or_else(|| NotCertified {
                 set: set.clone(),
                 len: self.planes.known_len(),
+                memory: None,
             })
     }
 
@@ -57,8 +58,8 @@ impl FastSolver {
     }
 
     /// Extends the last solved sequence to at least `len` values.
-    pub fn extend(&mut self, set: &Ruleset, len: usize) {
-        self.planes.extend(set.moves(), len);
+    pub fn extend(&mut self, len: usize) {
+        self.planes.extend(len);
     }
 
     fn solve_moves(&mut self, moves: &[u32], max_len: usize) -> Option<Solution> {
@@ -75,14 +76,14 @@ impl FastSolver {
     /// [`Self::solve_moves`] for a set with `NEAR` moves below 64 (or any number: [`ANY_NEAR`]).
     fn solve_near<const NEAR: usize>(&mut self, moves: &[u32], max_len: usize) -> Option<Solution> {
         let c = *moves.last().expect("non-empty set") as usize;
-        self.planes.reset(moves, &[]);
+        self.planes.reset(moves);
         self.set_candidates(moves);
         let first_search = if moves.len() == 3 {
             c * c / 2 + c + 64
         } else {
             4 * c + 64
         };
-        let mut full_search_at = first_search.min(max_len);
+        let mut search = FullSearch::new(first_search, max_len);
         // The candidate each word starts from (in turn, each time a guess breaks).
         let mut guess = 0;
         loop {
@@ -90,10 +91,10 @@ impl FastSolver {
             let diff = match self.candidates.get(guess) {
                 // Words while the guess holds, up to the next length where something is due.
                 Some(g) => {
-                    let until = g.watch.next_check().min(full_search_at).min(max_len);
-                    self.planes.push_words::<NEAR>(moves, Some(&g.back), until)
+                    let until = g.watch.next_check().min(search.at());
+                    self.planes.push_words::<NEAR>(Some(&g.back), until)
                 }
-                None => self.planes.push_words::<NEAR>(moves, None, 0),
+                None => self.planes.push_words::<NEAR>(None, 0),
             };
             let len = self.planes.known_len();
             let planes = &self.planes;
@@ -119,27 +120,10 @@ impl FastSolver {
                     }
                 }
             }
-            if len >= full_search_at {
-                // Doubling, and once more at `max_len`: what the prefix allowed is certified
-                // before giving up (as the reference does).
-                full_search_at = (2 * len).min(max_len);
-                proved = proved.or_else(|| certify(planes, c, [], true));
-            }
-            if let Some(nim) = proved {
-                // The nim period is an outcome period, and the outcome pre-period does not
-                // depend on which outcome period measures it; outcomes repeat wherever values
-                // do, so only positions below the nim pre-period are compared.
-                let outcomes = planes.outcomes();
-                return Some(Solution {
-                    period: nim.period,
-                    preperiod: nim.preperiod,
-                    outcome_period: least_period(&outcomes, c, nim.period),
-                    outcome_preperiod: preperiod(&outcomes, nim.period, nim.preperiod),
-                    checked_len: len,
-                });
-            }
-            if len >= max_len {
-                return None;
+            match search.settle(proved, planes, &planes.outcomes(), c) {
+                Settled::Solved(solution) => return Some(solution),
+                Settled::GaveUp => return None,
+                Settled::Going => {}
             }
         }
     }

@@ -72,6 +72,7 @@ use super::solution::{NotCertified, Solution};
 use super::triple::Triple;
 use super::triple_solver;
 use crate::gpu::{GpuContext, GpuError};
+use crate::memory::Budget;
 
 const SHADER: &str = include_str!("../../shaders/subtraction.wgsl");
 /// The shader's word block (between its `word: begin` and `word: end` lines) for 64-bit words,
@@ -431,9 +432,11 @@ impl<'a> SubtractionGpu<'a> {
 
     /// Solves every triple exactly, in input order. Additive triples go to the CPU at once, and
     /// each batch's leftovers as soon as its passes end, while the GPU runs the next batch.
+    /// The CPU's share of the work stays within `budget`.
     pub fn solve(
         &self,
         triples: &[Triple],
+        budget: Budget,
     ) -> Result<Vec<Result<Solution, NotCertified>>, GpuError> {
         let mut out: Vec<Option<Result<Solution, NotCertified>>> = vec![None; triples.len()];
         let (additive, on_gpu): (Vec<usize>, Vec<usize>) =
@@ -442,7 +445,7 @@ impl<'a> SubtractionGpu<'a> {
             let rest: Vec<Triple> = indices.iter().map(|&i| triples[i]).collect();
             (
                 indices,
-                triple_solver::solve_triples(&rest, |t| long_cap(t.c)),
+                triple_solver::solve_triples(&rest, |t| long_cap(t.c), budget),
             )
         };
         let mut cpu_count = additive.len() as u64;

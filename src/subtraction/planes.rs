@@ -13,7 +13,9 @@
 
 use crate::period::ShiftCompare;
 
-/// A growing prefix `G[0..len)` in bit planes. Reused across rulesets to avoid allocations.
+/// A growing prefix `G[0..len)` in bit planes, of the set given to [`Planes::reset`] (held
+/// here: the unchecked reads rely on the layout fitting the set). Reused across rulesets to
+/// avoid allocations.
 ///
 /// Layout: the word holding positions `64w .. 64w + 64` of plane `v` is
 /// `words[(pad + w) * k + v]`, planes interleaved so that one position's planes are adjacent.
@@ -22,6 +24,9 @@ use crate::period::ShiftCompare;
 #[derive(Default)]
 pub struct Planes {
     words: Vec<u64>,
+    /// The set, sorted, and how many of its moves are below 64.
+    moves: Vec<u32>,
+    near: usize,
     /// Planes stored: the number of moves.
     k: usize,
     /// Zero rows in front: at least the largest move, in words, plus one.
@@ -88,32 +93,30 @@ fn mex_pass(near: &[u32], fixed: &[u64], cur: &mut [u64]) -> u64 {
 }
 
 impl Planes {
-    /// Starts a sequence for the sorted, non-empty set `moves` from `rows`, whole words in
-    /// this sequence's layout (`k` words each, plane by plane), usually none. For a triple
-    /// `{a, b, c}`: the words of the game `{a, b}` below `c` (the move `c` is not legal there),
-    /// which a scan computes once for all the triples of a pair (more than a tenth of all words
-    /// when `c <= 200`). The caller vouches that they are this set's values.
-    pub fn reset(&mut self, moves: &[u32], rows: &[u64]) {
+    /// Starts the sequence of the set `moves`: positive, strictly increasing (checked: every
+    /// read of the planes relies on it).
+    pub fn reset(&mut self, moves: &[u32]) {
+        assert!(
+            !moves.is_empty() && moves[0] > 0 && moves.windows(2).all(|w| w[0] < w[1]),
+            "a subtraction set is positive and sorted: {moves:?}"
+        );
         let (min, max) = (moves[0] as usize, moves[moves.len() - 1] as usize);
+        self.moves.clear();
+        self.moves.extend_from_slice(moves);
+        self.near = near_moves(moves);
         self.k = moves.len();
         self.pad = max.div_ceil(64) + 1;
         self.passes = 64usize.div_ceil(min);
         self.scratch.resize(3 * self.k, 0);
-        assert!(
-            rows.len().is_multiple_of(self.k),
-            "a sequence starts from whole rows"
-        );
-        // The zero pad rows, the given rows, then zero rows (rows past the end stay zero).
+        // The zero pad rows, then zero rows (rows past the end stay zero).
         self.words.clear();
-        self.words.resize(self.pad * self.k, 0);
-        self.words.extend_from_slice(rows);
-        self.words.resize(self.words.len() + 2 * self.k, 0);
-        self.len = 64 * rows.len() / self.k;
+        self.words.resize((self.pad + 2) * self.k, 0);
+        self.len = 0;
     }
 
-    /// The computed words, row by row (`k` words a row, plane by plane).
-    pub fn rows(&self) -> &[u64] {
-        &self.words[self.pad * self.k..(self.pad + self.len / 64) * self.k]
+    /// The set whose sequence this is.
+    pub fn moves(&self) -> &[u32] {
+        &self.moves
     }
 
     /// Number of computed positions.
@@ -122,9 +125,9 @@ impl Planes {
     }
 
     /// Computes positions up to at least `target`, in whole words.
-    pub fn extend(&mut self, moves: &[u32], target: usize) {
+    pub fn extend(&mut self, target: usize) {
         if self.len < target {
-            self.push_words::<ANY_NEAR>(moves, None, target);
+            self.push_words::<ANY_NEAR>(None, target);
         }
     }
 
@@ -136,26 +139,30 @@ impl Planes {
     /// result never depends on it). Returns the positions `y` of the last word (bit `y % 64`,
     /// only `y >= shift`) with `G(y) != G(y - shift)`; 0 without a guess.
     ///
-    /// `NEAR` is [`near_moves`] of the set, or [`ANY_NEAR`] to have it counted here: a caller
-    /// that fixes it once per set lets the compiler unroll the loops over near moves.
+    /// `NEAR` is [`near_moves`] of the set (checked), or [`ANY_NEAR`]: a caller that fixes it
+    /// once per set lets the compiler unroll the loops over near moves. A `guess` made by
+    /// another sequence's [`Self::shifted`] is refused.
     #[inline(always)]
-    pub fn push_words<const NEAR: usize>(
-        &mut self,
-        moves: &[u32],
-        guess: Option<&Shifted>,
-        until: usize,
-    ) -> u64 {
-        let near = if NEAR == ANY_NEAR {
-            near_moves(moves)
-        } else {
-            NEAR
-        };
-        loop {
-            let diff = self.push_word_near::<NEAR>(moves, near, guess);
+    pub fn push_words<const NEAR: usize>(&mut self, guess: Option<&Shifted>, until: usize) -> u64 {
+        assert!(
+            NEAR == ANY_NEAR || NEAR == self.near,
+            "NEAR is the set's count of moves below 64"
+        );
+        assert!(
+            guess.is_none_or(|g| g.k == self.k),
+            "a guess from a sequence of {} planes",
+            self.k
+        );
+        let moves = std::mem::take(&mut self.moves);
+        let near = self.near;
+        let diff = loop {
+            let diff = self.push_word_near::<NEAR>(&moves, near, guess);
             if diff != 0 || self.len >= until {
-                return diff;
+                break diff;
             }
-        }
+        };
+        self.moves = moves;
+        diff
     }
 
     /// One word of [`Self::push_words`].
@@ -173,7 +180,7 @@ impl Planes {
         let (fixed, rest) = scratch.split_at_mut(moves.len());
         let (cur, start) = rest.split_at_mut(moves.len());
         let k = moves.len();
-        debug_assert_eq!(self.k, k, "reset with the set's size first");
+        debug_assert_eq!(self.k, k, "the set held since reset");
         let x0 = self.len as isize;
         let row = (self.pad + self.len / 64) * k;
         // The row after this word's must exist and be zero: reads of this word's high
@@ -264,8 +271,13 @@ impl Planes {
         Shifted::new(shift, self.k)
     }
 
-    /// `G(x)`; callers guarantee `x < len`.
+    /// `G(x)`, `x` below the computed length.
     pub fn value(&self, x: usize) -> u32 {
+        assert!(
+            x < self.len,
+            "G({x}) is past the {} values computed",
+            self.len
+        );
         let row = (self.pad + x / 64) * self.k;
         (0..self.k)
             .position(|v| self.words[row + v] >> (x % 64) & 1 == 1)
@@ -380,6 +392,8 @@ pub struct Shifted {
     shift: usize,
     back: usize,
     bit: u32,
+    /// The planes of the sequence it was made for.
+    k: usize,
 }
 
 impl Shifted {
@@ -391,6 +405,7 @@ impl Shifted {
             shift,
             back: back_words * k,
             bit: (back_words * 64 - shift) as u32,
+            k,
         }
     }
 
@@ -438,8 +453,8 @@ mod tests {
         ] {
             let set: Ruleset = text.parse().unwrap();
             let mut planes = Planes::default();
-            planes.reset(set.moves(), &[]);
-            planes.extend(set.moves(), 700);
+            planes.reset(set.moves());
+            planes.extend(700);
             let want = reference::nim_values(&set, planes.known_len());
             let got: Vec<u32> = (0..planes.known_len()).map(|x| planes.value(x)).collect();
             assert_eq!(got, want, "{set}");
@@ -450,8 +465,8 @@ mod tests {
     fn mismatch_search_matches_the_slice_version() {
         let set: Ruleset = "5,9,23".parse().unwrap();
         let mut planes = Planes::default();
-        planes.reset(set.moves(), &[]);
-        planes.extend(set.moves(), 640);
+        planes.reset(set.moves());
+        planes.extend(640);
         let g = reference::nim_values(&set, 640);
         for (lo, hi, shift) in [
             (0, 600, 28),

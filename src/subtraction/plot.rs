@@ -12,6 +12,7 @@ use super::solution::{NotCertified, Solution};
 use super::theory::predict::{ThetaReport, Zone};
 use super::triple::{Triple, TripleFilter};
 use super::triple_solver::solve_triples;
+use crate::memory::Budget;
 use crate::output::image::{Canvas, Rgb};
 
 pub const A_PLUS_B: Rgb = [31, 119, 180];
@@ -36,7 +37,8 @@ fn class_color(t: Triple, s: &Solution, q_max: usize) -> Rgb {
 }
 
 fn solve(triples: &[Triple]) -> Result<Vec<Solution>, NotCertified> {
-    solve_triples(triples, |t| long_cap(t.c))
+    // At most c = 2000 here: a few MiB a thread.
+    solve_triples(triples, |t| long_cap(t.c), Budget::from_flag(None))
 }
 
 /// The slice `a` fixed: `b` to the right, `c` upwards, one square per ruleset.

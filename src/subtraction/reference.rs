@@ -67,6 +67,7 @@ pub fn solve(set: &Ruleset, max_len: usize) -> Result<Solution, NotCertified> {
             return Err(NotCertified {
                 set: set.clone(),
                 len: max_len,
+                memory: None,
             });
         }
         len *= 4;

@@ -20,8 +20,10 @@ use super::solution::{NotCertified, Solution};
 use super::summary::ScanSummary;
 use super::theory::predict::TheoryColumns;
 use super::triple::{Triple, TripleFilter};
+use super::triple_solver::TripleSolver;
 use super::{reference, triple_solver};
 use crate::gpu::GpuError;
+use crate::memory::{Budget, OverBudget};
 use crate::output::resumable::{ResumableFile, ResumeError};
 use crate::output::{CsvLine, Format, Row, progress_bar};
 
@@ -168,6 +170,7 @@ impl Backend<'_> {
     pub fn faster<'a>(
         filter: &TripleFilter,
         gpu: SubtractionGpu<'a>,
+        budget: Budget,
     ) -> Result<(Backend<'a>, String), ScanError> {
         if filter.count() < CALIBRATE_FROM {
             return Ok((
@@ -176,7 +179,7 @@ impl Backend<'_> {
             ));
         }
         let name = &gpu.context().info.name;
-        Ok(match Calibration::run(filter, &gpu) {
+        Ok(match Calibration::run(filter, &gpu, budget) {
             Err(ScanError::Gpu(e)) => (Backend::Cpu, format!("{name} failed its calibration: {e}")),
             Err(e) => return Err(e),
             Ok(None) => (Backend::Gpu(gpu), "no triple to calibrate on".into()),
@@ -196,17 +199,62 @@ impl Backend<'_> {
         }
     }
 
-    /// Solves `triples` exactly, in order.
-    pub fn solve(&self, triples: &[Triple]) -> Result<Vec<Solution>, ScanError> {
+    /// Solves `triples` exactly, in order, within `budget`.
+    pub fn solve(&self, triples: &[Triple], budget: Budget) -> Result<Vec<Solution>, ScanError> {
         Ok(match self {
-            Backend::Reference => triples
-                .par_iter()
-                .map(|t| reference::solve(&t.ruleset(), long_cap(t.c)))
+            Backend::Reference => {
+                let share = budget.share(rayon::current_num_threads() as u64);
+                triples
+                    .par_iter()
+                    .map(|&t| reference_within(t, share))
+                    .collect::<Result<_, _>>()?
+            }
+            Backend::Cpu => triple_solver::solve_triples(triples, |t| long_cap(t.c), budget)?,
+            Backend::Gpu(gpu) => gpu
+                .solve(triples, budget)?
+                .into_iter()
                 .collect::<Result<_, _>>()?,
-            Backend::Cpu => triple_solver::solve_triples(triples, |t| long_cap(t.c))?,
-            Backend::Gpu(gpu) => gpu.solve(triples)?.into_iter().collect::<Result<_, _>>()?,
         })
     }
+}
+
+/// Bytes the reference holds per value at most: the values (`u32`) and the outcomes (`bool`).
+const REFERENCE_BYTES_PER_VALUE: u64 = 5;
+
+/// The reference's solution of `t` within `share` bytes.
+fn reference_within(t: Triple, share: Budget) -> Result<Solution, NotCertified> {
+    let room = usize::try_from(share.bytes() / REFERENCE_BYTES_PER_VALUE).unwrap_or(usize::MAX);
+    let cap = long_cap(t.c);
+    reference::solve(&t.ruleset(), cap.min(room)).map_err(|mut e| {
+        if room < cap {
+            e.memory = Some(share.bytes());
+        }
+        e
+    })
+}
+
+/// Refuses a scan whose triples may not fit `budget` on all threads at once: up to the
+/// envelope `c^2/2 + c + 64` of spec section 3.2 values of one triple per thread, with the
+/// reference's `reference_bytes` or the fast path's bytes per value. (Past the envelope a
+/// triple grows within its thread's share, and is reported if that is not enough.)
+pub fn check_memory(
+    filter: &TripleFilter,
+    reference: bool,
+    budget: Budget,
+) -> Result<(), OverBudget> {
+    let c = filter.c_max as usize;
+    let threads = rayon::current_num_threads() as u64;
+    let envelope = (c * c / 2 + c + 64).min(long_cap(filter.c_max));
+    let per_thread = if reference {
+        envelope as u64 * REFERENCE_BYTES_PER_VALUE
+    } else {
+        TripleSolver::bytes(c, envelope)
+    };
+    budget.check(per_thread.saturating_mul(threads), || {
+        format!(
+            "a scan with c up to {c} ({threads} threads, each holding up to {envelope} values of one triple)"
+        )
+    })
 }
 
 /// Scans smaller than this many rulesets run on the CPU under `auto`: over in moments on either
@@ -228,16 +276,20 @@ pub struct Calibration {
 impl Calibration {
     /// Times both backends on triples spread over the largest `c` of `filter` (`None` if it
     /// has none), checking that they agree.
-    pub fn run(filter: &TripleFilter, gpu: &SubtractionGpu<'_>) -> Result<Option<Self>, ScanError> {
+    pub fn run(
+        filter: &TripleFilter,
+        gpu: &SubtractionGpu<'_>,
+        budget: Budget,
+    ) -> Result<Option<Self>, ScanError> {
         let sample = Self::sample(filter);
         if sample.is_empty() {
             return Ok(None);
         }
         let start = std::time::Instant::now();
-        let on_cpu = Backend::Cpu.solve(&sample)?;
+        let on_cpu = Backend::Cpu.solve(&sample, budget)?;
         let cpu = start.elapsed();
         let start = std::time::Instant::now();
-        let on_gpu = gpu.solve(&sample)?;
+        let on_gpu = gpu.solve(&sample, budget)?;
         let gpu_time = start.elapsed();
         gpu.take_stats();
         for ((t, want), got) in sample.iter().zip(&on_cpu).zip(on_gpu) {
@@ -300,6 +352,8 @@ pub enum ScanError {
     #[error(transparent)]
     NotCertified(#[from] NotCertified),
     #[error(transparent)]
+    OverBudget(#[from] OverBudget),
+    #[error(transparent)]
     Gpu(#[from] GpuError),
     /// A fast backend disagreed with the reference on a sampled ruleset: a bug, never ignored.
     #[error(
@@ -316,6 +370,7 @@ pub enum ScanError {
 /// What a scan does, beyond the backend.
 #[derive(Clone, Debug, Serialize)]
 pub struct ScanOptions {
+    #[serde(flatten)]
     pub filter: TripleFilter,
     /// Triples per chunk: the unit of checkpoints and shards.
     pub chunk_size: u64,
@@ -330,6 +385,9 @@ pub struct ScanOptions {
     /// Fraction of rows re-solved by the reference backend; `None`: the backend's default.
     #[serde(skip)]
     pub verify_sample: Option<f64>,
+    /// What the solvers' values may take, all threads together.
+    #[serde(skip)]
+    pub budget: Budget,
 }
 
 /// Default chunk size: large enough to fill a big GPU, small enough to checkpoint often.
@@ -337,10 +395,13 @@ pub const DEFAULT_CHUNK_SIZE: u64 = 1 << 18;
 
 /// Running totals a scan keeps over its rows, in scan order, saved with each checkpoint.
 pub trait Tally: Default + Serialize + DeserializeOwned {
+    /// The command whose rows these are, as users type it.
+    const COMMAND: &'static str;
     fn add(&mut self, t: Triple, s: &Solution);
 }
 
 impl Tally for ScanSummary {
+    const COMMAND: &'static str = "nimseq sub scan";
     fn add(&mut self, t: Triple, s: &Solution) {
         ScanSummary::add(self, t, s);
     }
@@ -361,14 +422,12 @@ impl<'o, T: Tally> ScanJob<'o, T> {
     /// Counts the work and opens `opts.out`, resuming it if asked: every error here is the
     /// user's to fix, and nothing has been computed yet.
     pub fn open(opts: &'o ScanOptions) -> Result<Self, ScanError> {
+        check_memory(&opts.filter, false, opts.budget)?;
         let total = opts.filter.count();
         let (first, end) = opts.shard.chunks(total.div_ceil(opts.chunk_size.max(1)));
         // What is tallied is part of the job: a scan's checkpoint cannot resume a survey.
-        let job = format!(
-            "{} {}",
-            std::any::type_name::<T>(),
-            serde_json::to_string(opts).expect("options serialise")
-        );
+        let mut job = serde_json::to_value(opts).expect("options serialise");
+        job["command"] = T::COMMAND.into();
         let mut scan = ScanJob {
             opts,
             total,
@@ -392,6 +451,9 @@ impl<'o, T: Tally> ScanJob<'o, T> {
     /// totals of every row of this shard, resumed ones included.
     pub fn run(mut self, backend: &Backend<'_>, stdout: &mut dyn Write) -> Result<T, ScanError> {
         let opts = self.opts;
+        if matches!(backend, Backend::Reference) {
+            check_memory(&opts.filter, true, opts.budget)?;
+        }
         let cs = opts.chunk_size.max(1);
         let first = opts.shard.chunks(self.total.div_ceil(cs)).0;
         if self.next == 0 {
@@ -413,9 +475,17 @@ impl<'o, T: Tally> ScanJob<'o, T> {
             .verify_sample
             .unwrap_or(backend.default_verify_sample());
         let solve = |chunk: Vec<Triple>| -> Result<Solved, ScanError> {
-            let solutions = backend.solve(&chunk)?;
+            let solutions = backend.solve(&chunk, opts.budget)?;
             if !matches!(backend, Backend::Reference) {
-                verify_sample(backend.name(), &chunk, &solutions, fraction, &sampler)?;
+                let share = opts.budget.share(rayon::current_num_threads() as u64);
+                verify_sample(
+                    backend.name(),
+                    &chunk,
+                    &solutions,
+                    fraction,
+                    &sampler,
+                    share,
+                )?;
             }
             let text = format_rows(opts, &chunk, &solutions)?;
             Ok(Solved {
@@ -541,6 +611,7 @@ fn verify_sample(
     solutions: &[Solution],
     fraction: f64,
     sampler: &(impl BuildHasher + Sync),
+    share: Budget,
 ) -> Result<(), ScanError> {
     if fraction <= 0.0 {
         return Ok(());
@@ -555,7 +626,7 @@ fn verify_sample(
         .zip(solutions)
         .filter(|(t, _)| sampler.hash_one((t.a, t.b, t.c)) <= threshold)
         .try_for_each(|(t, got)| {
-            let want = reference::solve(&t.ruleset(), long_cap(t.c))?;
+            let want = reference_within(*t, share)?;
             if want.key() == got.key() {
                 Ok(())
             } else {

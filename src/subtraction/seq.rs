@@ -7,6 +7,7 @@ use serde::Serialize;
 use super::fast::FastSolver;
 use super::ruleset::Ruleset;
 use super::solution::NotCertified;
+use crate::memory::{Budget, OverBudget};
 
 /// Everything `nimseq sub seq` shows.
 #[derive(Clone, Debug, Serialize)]
@@ -34,11 +35,54 @@ pub struct Certificate {
     pub checked_len: usize,
 }
 
-/// Solves `set` and collects its first `len` values.
-pub fn describe(set: &Ruleset, len: usize, max_len: usize) -> Result<SeqReport, NotCertified> {
+/// Why `sub seq` gave no report.
+#[derive(Debug, thiserror::Error)]
+pub enum SeqError {
+    #[error(transparent)]
+    OverBudget(#[from] OverBudget),
+    /// Not a source: its message is all of this one's.
+    #[error("{0}; raise --max-len to search further")]
+    NotCertified(NotCertified),
+}
+
+impl From<NotCertified> for SeqError {
+    fn from(e: NotCertified) -> Self {
+        SeqError::NotCertified(e)
+    }
+}
+
+/// The most bytes [`describe`] may take for `set`, `len` values shown and a search of up to
+/// `max_len` values: the bit planes (a word of 64 positions per move, behind front padding of
+/// `max S / 64` rows, at most doubled as they grow) and the values, P-positions and period
+/// word of the report.
+pub fn memory(set: &Ruleset, len: usize, max_len: usize) -> u64 {
+    let k = set.moves().len() as u64;
+    let rows = u64::from(set.max_move()).div_ceil(64) + 4 + (len.max(max_len) as u64).div_ceil(64);
+    let planes = rows.saturating_mul(k).saturating_mul(8 * 2);
+    let report = (len as u64)
+        .saturating_mul(4 + 8)
+        .saturating_add((max_len as u64).saturating_mul(4));
+    planes.saturating_add(report)
+}
+
+/// Solves `set` and collects its first `len` values, refused first if that may not fit
+/// `budget`.
+pub fn describe(
+    set: &Ruleset,
+    len: usize,
+    max_len: usize,
+    budget: Budget,
+) -> Result<SeqReport, SeqError> {
+    budget.check(memory(set, len, max_len), || {
+        format!(
+            "{set} with --len {len} and --max-len {max_len} ({} moves, the largest {})",
+            set.moves().len(),
+            set.max_move()
+        )
+    })?;
     let mut solver = FastSolver::default();
     let s = solver.solve(set, max_len)?;
-    solver.extend(set, len.max(s.preperiod + s.period));
+    solver.extend(len.max(s.preperiod + s.period));
     let planes = solver.planes();
     let values: Vec<u32> = (0..len).map(|x| planes.value(x)).collect();
     let window = set.max_move() as usize;
@@ -128,7 +172,7 @@ mod tests {
     #[test]
     fn report_for_3_8_13() {
         let set: Ruleset = "3,8,13".parse().unwrap();
-        let r = describe(&set, 20, 1 << 20).unwrap();
+        let r = describe(&set, 20, 1 << 20, Budget::new(1 << 30)).unwrap();
         assert_eq!(word(&r.period_word), "0001110021100211");
         assert_eq!(r.p_positions, vec![0, 1, 2, 6, 7, 11, 12, 16, 17, 18]);
         let text = r.to_string();

@@ -3,6 +3,8 @@
 use serde::Serialize;
 
 use super::ruleset::Ruleset;
+use crate::memory::human_bytes;
+use crate::period::{Period, ShiftCompare, certify, least_period, preperiod};
 
 /// Exact least period and pre-period of the nim sequence and of the P-position indicator.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
@@ -27,10 +29,93 @@ impl Solution {
     }
 }
 
-/// No period was certified within the length limit.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("no period of {set} certified within {len} values; raise --max-len to search further")]
+/// No period was certified within the length limit (in whole words of 64 values), or within
+/// what a share of the memory budget holds.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NotCertified {
     pub set: Ruleset,
     pub len: usize,
+    /// The bytes a solver was allowed, when they and not the length limit stopped it.
+    pub memory: Option<u64>,
+}
+
+impl std::fmt::Display for NotCertified {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (set, len) = (&self.set, self.len);
+        match self.memory {
+            Some(bytes) => write!(
+                f,
+                "no period of {set} certified within the first {len} values, all that {} (one thread's share of the memory budget) holds; raise --mem-budget",
+                human_bytes(bytes)
+            ),
+            None => write!(
+                f,
+                "no period of {set} certified within the first {len} values (the length limit, in whole words of 64 values)"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for NotCertified {}
+
+/// When a fast solve runs the full period search over every `p`: from a first length on (an
+/// envelope of where periods are proved), at every doubling after it, and once more at the
+/// length limit, so that what the prefix allows is certified before giving up (as the
+/// reference does). Shared by the solvers of any set and of triples.
+pub struct FullSearch {
+    at: usize,
+    max_len: usize,
+}
+
+/// Where a fast solve stands after a run of words ([`FullSearch::settle`]).
+pub enum Settled {
+    Solved(Solution),
+    /// The length limit is reached with no period certified.
+    GaveUp,
+    Going,
+}
+
+impl FullSearch {
+    pub fn new(first: usize, max_len: usize) -> Self {
+        FullSearch {
+            at: first.min(max_len),
+            max_len,
+        }
+    }
+
+    /// The next length at which the full search runs.
+    pub fn at(&self) -> usize {
+        self.at
+    }
+
+    /// The end of each run of words of a solve with `window = max S`: the period `proved` by a
+    /// candidate, or else the full search when due, then the outcome period and pre-period of
+    /// what was proved. The nim period is an outcome period, and the outcome pre-period does not
+    /// depend on which outcome period measures it; outcomes repeat wherever values do, so only
+    /// positions below the nim pre-period are compared.
+    pub fn settle(
+        &mut self,
+        proved: Option<Period>,
+        values: &impl ShiftCompare,
+        outcomes: &impl ShiftCompare,
+        window: usize,
+    ) -> Settled {
+        let len = values.known_len();
+        let mut proved = proved;
+        if len >= self.at {
+            self.at = (2 * len).min(self.max_len);
+            proved = proved.or_else(|| certify(values, window, [], true));
+        }
+        match proved {
+            Some(nim) => Settled::Solved(Solution {
+                period: nim.period,
+                preperiod: nim.preperiod,
+                outcome_period: least_period(outcomes, window, nim.period),
+                outcome_preperiod: preperiod(outcomes, nim.period, nim.preperiod),
+                checked_len: len,
+            }),
+            None if len >= self.max_len => Settled::GaveUp,
+            None => Settled::Going,
+        }
+    }
 }

@@ -91,6 +91,7 @@ fn pair_sum_gcd(t: Triple, p: usize) -> usize {
 }
 
 impl Tally for Survey {
+    const COMMAND: &'static str = "nimseq sub survey";
     fn add(&mut self, t: Triple, s: &Solution) {
         self.summary.add(t, s);
         let (a, b, c) = (t.a as usize, t.b as usize, t.c as usize);

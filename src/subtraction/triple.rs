@@ -2,6 +2,7 @@
 
 use super::ruleset::Ruleset;
 use super::theory::gcd;
+use crate::InputError;
 
 /// The ruleset `{a, b, c}` with `0 < a < b < c`, without the allocation of a [`Ruleset`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -64,19 +65,75 @@ impl TripleFilter {
         it
     }
 
-    /// How many triples [`Self::triples`] visits, without visiting them unless `primitive`.
-    pub fn count(&self) -> u64 {
-        if self.primitive {
-            return self.triples().count() as u64;
+    /// Refuses bounds that contradict each other (a smallest above a largest) and bounds that
+    /// leave no triple, naming the flags.
+    pub fn check(&self) -> Result<(), InputError> {
+        let pairs = [
+            ("c", self.c_min, Some(self.c_max)),
+            ("a", self.a_min, self.a_max),
+            ("b", self.b_min, self.b_max),
+        ];
+        for (x, lo, hi) in pairs {
+            if let Some(hi) = hi.filter(|&hi| lo > hi) {
+                return Err(InputError(format!(
+                    "--{x}-min {lo} is above --{x}-max {hi}: no triple to scan"
+                )));
+            }
         }
-        (self.c_min.max(3)..=self.c_max)
+        if self.count() == 0 {
+            return Err(InputError(format!(
+                "no triple a < b < c fits the bounds (c in {}..={}, a >= {}{}, b >= {}{})",
+                self.c_min.max(3),
+                self.c_max,
+                self.a_min.max(1),
+                self.a_max.map_or(String::new(), |m| format!(", a <= {m}")),
+                self.b_min.max(2),
+                self.b_max.map_or(String::new(), |m| format!(", b <= {m}")),
+            )));
+        }
+        Ok(())
+    }
+
+    /// How many triples [`Self::triples`] visits, in closed form for each `c`; primitive ones
+    /// by Moebius inversion over the common divisor `d` of the triples that are all multiples
+    /// of `d` (`c_max log c_max` steps, where visiting them would take `c_max^3 / 6`).
+    pub fn count(&self) -> u64 {
+        if !self.primitive {
+            return self.count_multiples_of(1);
+        }
+        let mu = moebius(self.c_max as usize);
+        (1..=self.c_max)
+            .map(|d| (i64::from(mu[d as usize]), self.count_multiples_of(d)))
+            .fold(0i64, |sum, (m, n)| sum + m * n as i64) as u64
+    }
+
+    /// Triples of the filter (primitive or not) whose moves are all multiples of `d`.
+    fn count_multiples_of(&self, d: u32) -> u64 {
+        let up = |x: u32| x.div_ceil(d);
+        let down = |x: u32| x / d;
+        let (a_min, b_min) = (up(self.a_min.max(1)), up(self.b_min.max(2)));
+        let (a_max, b_max) = (self.a_max.map(down), self.b_max.map(down));
+        (up(self.c_min.max(3)).max(3)..=down(self.c_max))
             .map(|c| {
-                let (a_lo, a_hi) = self.a_range(c);
-                let b_hi = self.b_hi(c);
-                // a contributes the b's in [b_lo(a), b_hi].
-                (a_lo..=a_hi)
-                    .map(|a| u64::from(b_hi.saturating_sub(self.b_lo(a) - 1)))
-                    .sum::<u64>()
+                let a_hi = a_max.map_or(c - 1, |m| m.min(c - 1));
+                let b_hi = u64::from(b_max.map_or(c - 1, |m| m.min(c - 1)));
+                let (a_lo, b_min) = (u64::from(a_min), u64::from(b_min));
+                let a_hi = u64::from(a_hi);
+                if a_lo > a_hi {
+                    return 0;
+                }
+                // a contributes the b's in [max(b_min, a + 1), b_hi]: b_hi - b_min + 1 of them
+                // while a < b_min, then b_hi - a.
+                let flat = (a_hi.min(b_min.saturating_sub(1)) + 1).saturating_sub(a_lo);
+                let flat = flat * (b_hi + 1).saturating_sub(b_min);
+                let (lo, hi) = (a_lo.max(b_min), a_hi.min(b_hi.saturating_sub(1)));
+                let sloped = if lo <= hi {
+                    // The sum of b_hi - a for a in [lo, hi].
+                    (hi - lo + 1) * (2 * b_hi - lo - hi) / 2
+                } else {
+                    0
+                };
+                flat + sloped
             })
             .sum()
     }
@@ -111,6 +168,25 @@ pub struct Triples<'f> {
     b_hi: u32,
 }
 
+/// The Moebius function of `0..=n` (`mu[0]` unused), by a sieve.
+fn moebius(n: usize) -> Vec<i8> {
+    let mut mu = vec![1i8; n + 1];
+    let mut composite = vec![false; n + 1];
+    for p in 2..=n {
+        if composite[p] {
+            continue;
+        }
+        for m in (p..=n).step_by(p) {
+            composite[m] = m != p || composite[m];
+            mu[m] = -mu[m];
+        }
+        for m in (p * p..=n).step_by(p * p) {
+            mu[m] = 0;
+        }
+    }
+    mu
+}
+
 impl Triples<'_> {
     /// Takes the bounds of the current `c` and its first `a`.
     fn enter_c(&mut self) {
@@ -122,12 +198,12 @@ impl Triples<'_> {
     /// the next `c` as needed; past the last `c` if there is none.
     fn settle(&mut self) {
         loop {
-            while self.a <= self.a_hi {
+            if self.a <= self.a_hi {
                 self.b = self.filter.b_lo(self.a);
+                // `b_lo` never falls as `a` grows: no larger `a` has a `b` in range either.
                 if self.b <= self.b_hi {
                     return;
                 }
-                self.a += 1;
             }
             self.c += 1;
             if self.c > self.filter.c_max {

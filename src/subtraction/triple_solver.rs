@@ -32,12 +32,11 @@ use super::planes::last_difference;
 #[cfg(target_arch = "x86_64")]
 use super::row_math::Avx512;
 use super::row_math::{NONE, Portable, Row, RowMath};
-use super::solution::{NotCertified, Solution};
+use super::solution::{FullSearch, NotCertified, Settled, Solution};
 use super::theory;
 use super::triple::Triple;
-use crate::period::{
-    Period, ShiftCompare, certify, least_matching_divisor, maximal_divisors, preperiod,
-};
+use crate::memory::Budget;
+use crate::period::{Period, ShiftCompare, least_period};
 
 /// Where the window `shift` back from a word starts: `rows` rows back, at bit `bit`.
 #[derive(Clone, Copy)]
@@ -214,6 +213,10 @@ pub struct TripleSolver {
     /// Its number of pad rows and of values computed.
     pad: usize,
     len: usize,
+    /// Most rows the buffer may hold (a share of the memory budget), and whether that, rather
+    /// than the length limit, bounded the last solve.
+    max_rows: usize,
+    by_memory: bool,
     /// The faster math, where the CPU has it.
     #[cfg(target_arch = "x86_64")]
     avx512: Option<Avx512>,
@@ -225,6 +228,8 @@ impl Default for TripleSolver {
             rows: Vec::new(),
             pad: 0,
             len: 0,
+            max_rows: usize::MAX,
+            by_memory: false,
             #[cfg(target_arch = "x86_64")]
             avx512: Avx512::detect(),
         }
@@ -232,6 +237,23 @@ impl Default for TripleSolver {
 }
 
 impl TripleSolver {
+    /// A solver whose values stay within `budget`: a triple that would need more is not
+    /// certified, with the budget named.
+    pub fn within(budget: Budget) -> Self {
+        TripleSolver {
+            max_rows: usize::try_from(budget.bytes() / size_of::<Row>() as u64)
+                .unwrap_or(usize::MAX),
+            ..TripleSolver::default()
+        }
+    }
+
+    /// What a solver holds for a triple of largest move `c` at `len` values: its pad (at most
+    /// `b + c < 2c`), the words and the row after them.
+    pub fn bytes(c: usize, len: usize) -> u64 {
+        let rows = (2 * c).div_ceil(64) + 1 + len.div_ceil(64) + 1;
+        rows as u64 * size_of::<Row>() as u64
+    }
+
     /// A solver that uses the portable math on any CPU, to test it where a faster one exists.
     #[cfg(test)]
     fn portable() -> Self {
@@ -263,8 +285,12 @@ impl TripleSolver {
                 // BMI1, BMI2 and LZCNT (`Avx512::detect`).
                 return unsafe { self.solve_avx512(m, t, below, max_len) };
             }
-            if std::arch::is_x86_feature_detected!("bmi2") {
-                // SAFETY: the CPU has BMI2, checked just above.
+            if std::arch::is_x86_feature_detected!("bmi1")
+                && std::arch::is_x86_feature_detected!("bmi2")
+                && std::arch::is_x86_feature_detected!("lzcnt")
+            {
+                // SAFETY: the CPU has BMI1, BMI2 and LZCNT, all the clone is compiled for,
+                // checked just above.
                 return unsafe { self.solve_bmi2(t, below, max_len) };
             }
         }
@@ -315,6 +341,9 @@ impl TripleSolver {
         solved.ok_or_else(|| NotCertified {
             set: t.ruleset(),
             len: self.len,
+            memory: self
+                .by_memory
+                .then_some(self.max_rows as u64 * size_of::<Row>() as u64),
         })
     }
 
@@ -331,10 +360,17 @@ impl TripleSolver {
         let mut watches = [a + b, a + c, b + c].map(|p| Watch::new(m, p));
         // Pad rows: every move and pair sum reads existing rows from the first word on.
         self.pad = (b + c).div_ceil(64) + 1;
+        // What the memory allowed holds, less the pad and the row after the last word.
+        let room = self
+            .max_rows
+            .saturating_sub(self.pad + 2)
+            .saturating_mul(64);
+        self.by_memory = room < max_len;
+        let max_len = max_len.min(room);
         // Rows past the given words keep what the last triple left there: each is written
         // before it is read as a value.
-        let mut full_search_at = (c * c / 2 + c + 64).min(max_len);
-        self.make_room(full_search_at);
+        let mut search = FullSearch::new(c * c / 2 + c + 64, max_len);
+        self.make_room(64 * (below.len() + 1));
         let known = self.pad + below.len();
         self.rows[..self.pad].fill(NONE);
         self.rows[self.pad..known].copy_from_slice(below);
@@ -381,43 +417,28 @@ impl TripleSolver {
                     .find(|w| w.clean_from == clean_from)
                     .expect("the least is some watch's");
                 proved = Some(Period {
-                    period: self.values().least_period_by(c, w.p, values_differ),
+                    period: least_period(&self.values(), c, w.p),
                     preperiod: clean_from - w.p,
                 });
             }
-            if self.len >= full_search_at {
-                // Doubling, and once more at `max_len`: what the prefix allowed is certified
-                // before giving up (as the reference does).
-                full_search_at = (2 * self.len).min(max_len);
-                self.make_room(full_search_at);
-                proved = proved.or_else(|| certify(&self.values(), c, [], true));
-            }
-            if let Some(nim) = proved {
-                // The nim period is an outcome period, and the outcome pre-period does not
-                // depend on which outcome period measures it; outcomes repeat wherever values
-                // do, so only positions below the nim pre-period are compared.
-                let values = self.values();
-                return Some(Solution {
-                    period: nim.period,
-                    preperiod: nim.preperiod,
-                    outcome_period: values.least_period_by(c, nim.period, outcomes_differ),
-                    outcome_preperiod: preperiod(&Outcomes(values), nim.period, nim.preperiod),
-                    checked_len: self.len,
-                });
-            }
-            if self.len >= max_len {
-                return None;
+            let values = self.values();
+            match search.settle(proved, &values, &Outcomes(values), c) {
+                Settled::Solved(solution) => return Some(solution),
+                Settled::GaveUp => return None,
+                Settled::Going => self.make_room(self.len + 64),
             }
         }
     }
 
     /// Makes rows exist for the words of the first `len` values and the row after them (a
-    /// high neighbour for windows and proofs), so that the word loop needs no test: the buffer
-    /// only grows, and its rows past the pad are written before they are read as values.
+    /// high neighbour for windows and proofs), before each word: the buffer only grows, by
+    /// doubling (up to the solver's share of memory), and its rows past the pad are written
+    /// before they are read as values.
     fn make_room(&mut self, len: usize) {
-        let rows = self.pad + len.div_ceil(64) + 1;
+        let rows = self.pad + len.div_ceil(64).max(1) + 1;
         if self.rows.len() < rows {
-            self.rows.resize(rows, NONE);
+            let doubled = (2 * self.rows.len()).min(self.max_rows);
+            self.rows.resize(rows.max(doubled), NONE);
         }
     }
 
@@ -436,6 +457,7 @@ impl TripleSolver {
 
 /// A prefix of a triple's values, for [`crate::period`]: `rows` from position 0, `len` values,
 /// and the row after the last one readable.
+#[derive(Clone, Copy)]
 struct Values<'a> {
     rows: &'a [Row],
     len: usize,
@@ -462,6 +484,18 @@ impl<'a> Values<'a> {
         Portable.funnel(lo, hi, Portable.count(bit))
     }
 
+    /// [`ShiftCompare::newest_differ`] with `differ`: the top word against the one `shift`
+    /// before it, in a few instructions (most wrong periods fail here).
+    #[inline(always)]
+    fn newest_differ_by(&self, n: usize, shift: usize, differ: impl Fn(Row, Row) -> u64) -> bool {
+        if self.len < 64 + shift {
+            return false;
+        }
+        let top = self.bits(self.len - 64);
+        let keep = !0u64 << (64 - n.min(64));
+        differ(self.bits(self.len - 64 - shift), top) & keep != 0
+    }
+
     /// The largest `x` in `[lo, hi)` where `differ` finds the bits at `x` and `x + shift`
     /// different.
     #[inline(always)]
@@ -478,38 +512,6 @@ impl<'a> Values<'a> {
         assert!(hi + shift <= self.len, "comparison outside the prefix");
         // 64 w < hi: row w exists, and 64 w + shift < len.
         last_difference(lo, hi, |w| differ(self.rows[w], self.bits(64 * w + shift)))
-    }
-}
-
-impl Values<'_> {
-    /// The least period, given that the top `window` values repeat `p` earlier; `differ` as in
-    /// [`Self::last_mismatch_by`]. (What [`crate::period::least_period`] does, with the
-    /// comparison inlined: a scan runs it twice per triple.)
-    #[inline(always)]
-    fn least_period_by(
-        &self,
-        window: usize,
-        p: usize,
-        differ: impl Fn(Row, Row) -> u64 + Copy,
-    ) -> usize {
-        // Most proved periods are least: a difference among the top 64 values of the window
-        // for each maximal divisor shows it, with no branch per divisor.
-        if let Some(divisors) = maximal_divisors(p)
-            && self.len >= p + 64
-        {
-            let top = self.bits(self.len - 64);
-            let keep = !0 << (64 - window.min(64));
-            let all_differ = divisors.iter().fold(true, |all, &d| {
-                all & (differ(self.bits(self.len - 64 - usize::from(d)), top) & keep != 0)
-            });
-            if all_differ {
-                return p;
-            }
-        }
-        least_matching_divisor(p, |d| {
-            self.last_mismatch_by(self.len - d - window, self.len - d, d, differ)
-                .is_none()
-        })
     }
 }
 
@@ -533,6 +535,11 @@ impl ShiftCompare for Values<'_> {
     fn last_mismatch(&self, lo: usize, hi: usize, shift: usize) -> Option<usize> {
         self.last_mismatch_by(lo, hi, shift, values_differ)
     }
+
+    #[inline(always)]
+    fn newest_differ(&self, n: usize, shift: usize) -> bool {
+        self.newest_differ_by(n, shift, values_differ)
+    }
 }
 
 /// The indicator of `G(x) = 0` (both bits clear) of a prefix: the outcome sequence.
@@ -546,38 +553,53 @@ impl ShiftCompare for Outcomes<'_> {
     fn last_mismatch(&self, lo: usize, hi: usize, shift: usize) -> Option<usize> {
         self.0.last_mismatch_by(lo, hi, shift, outcomes_differ)
     }
+
+    #[inline(always)]
+    fn newest_differ(&self, n: usize, shift: usize) -> bool {
+        self.0.newest_differ_by(n, shift, outcomes_differ)
+    }
 }
 
-/// Solves many triples on all cores, in input order; any failure stops it.
+/// Solves many triples on all cores, in input order, each thread's values within its share of
+/// `budget`; any failure stops it.
 pub fn solve_triples(
     triples: &[Triple],
     max_len: impl Fn(Triple) -> usize + Sync,
+    budget: Budget,
 ) -> Result<Vec<Solution>, NotCertified> {
-    let shared = PairWords::new(triples);
+    let threads = rayon::current_num_threads() as u64;
+    // The pairs' shared words take at most a quarter of the budget (they only save time).
+    let shared = PairWords::new(triples, budget.share(4));
+    let share = budget
+        .less(shared.as_ref().map_or(0, PairWords::bytes))
+        .share(threads);
     // The first failure in input order; its triple's slot gets a placeholder, never returned.
     let failed = std::sync::Mutex::new(None::<(usize, NotCertified)>);
     let solved = triples
         .par_iter()
         .enumerate()
         .with_min_len(64)
-        .map_init(TripleSolver::default, |solver, (i, &t)| {
-            let below = shared.as_ref().map_or(&[][..], |s| s.below(t));
-            solver
-                .solve_after(t, below, max_len(t))
-                .unwrap_or_else(|e| {
-                    let mut failed = failed.lock().unwrap_or_else(|p| p.into_inner());
-                    if failed.as_ref().is_none_or(|(j, _)| i < *j) {
-                        *failed = Some((i, e));
-                    }
-                    Solution {
-                        period: 0,
-                        preperiod: 0,
-                        outcome_period: 0,
-                        outcome_preperiod: 0,
-                        checked_len: 0,
-                    }
-                })
-        })
+        .map_init(
+            || TripleSolver::within(share),
+            |solver, (i, &t)| {
+                let below = shared.as_ref().map_or(&[][..], |s| s.below(t));
+                solver
+                    .solve_after(t, below, max_len(t))
+                    .unwrap_or_else(|e| {
+                        let mut failed = failed.lock().unwrap_or_else(|p| p.into_inner());
+                        if failed.as_ref().is_none_or(|(j, _)| i < *j) {
+                            *failed = Some((i, e));
+                        }
+                        Solution {
+                            period: 0,
+                            preperiod: 0,
+                            outcome_period: 0,
+                            outcome_preperiod: 0,
+                            checked_len: 0,
+                        }
+                    })
+            },
+        )
         .collect();
     match failed.into_inner().unwrap_or_else(|p| p.into_inner()) {
         Some((_, e)) => Err(e),
@@ -601,9 +623,9 @@ struct PairWords {
 }
 
 impl PairWords {
-    /// `None` where sharing would not pay: no words below `c`, pairs too spread out for a
-    /// dense index, or fewer than two triples a pair on average.
-    fn new(triples: &[Triple]) -> Option<Self> {
+    /// `None` where sharing would not pay (no words below `c`, pairs too spread out for a
+    /// dense index, or fewer than two triples a pair on average) or would not fit `budget`.
+    fn new(triples: &[Triple], budget: Budget) -> Option<Self> {
         let width = triples.iter().map(|t| t.c as usize / 64).max()?;
         let b_max = triples.iter().map(|t| t.b as usize).max()?;
         let index = |t: &Triple| Self::index(t, b_max);
@@ -624,6 +646,8 @@ impl PairWords {
         if 2 * pairs.len() > triples.len() {
             return None;
         }
+        let bytes = (pairs.len() * width * size_of::<Row>()) as u64;
+        budget.check(bytes, String::new).ok()?;
         let mut rows = vec![NONE; pairs.len() * width];
         rows.par_chunks_mut(width)
             .zip(&pairs)
@@ -637,6 +661,11 @@ impl PairWords {
             rows,
             width,
         })
+    }
+
+    /// The bytes its words take.
+    fn bytes(&self) -> u64 {
+        (self.rows.len() * size_of::<Row>()) as u64
     }
 
     /// Pairs `1 <= a < b <= b_max` numbered `(a - 1) b_max + b`, in the order a scan lists them
@@ -751,7 +780,7 @@ mod tests {
             .filter(|t| t.a % 7 == 3 && t.b % 5 != 1)
             .collect();
         triples.shuffle(&mut rand::rng());
-        let shared = PairWords::new(&triples).expect("pairs shared");
+        let shared = PairWords::new(&triples, Budget::UNLIMITED).expect("pairs shared");
         let mut solver = TripleSolver::default();
         for &t in &triples {
             let want = reference::nim_values(&t.ruleset(), t.c as usize / 64 * 64);
@@ -759,7 +788,7 @@ mod tests {
             let got: Vec<u32> = (0..want.len()).map(|x| solver.value(x)).collect();
             assert_eq!(got, want, "{t:?}: the words below c");
         }
-        let together = solve_triples(&triples, |_| 1 << 20).unwrap();
+        let together = solve_triples(&triples, |_| 1 << 20, Budget::UNLIMITED).unwrap();
         for (&t, got) in triples.iter().zip(together) {
             let alone = solver.solve(t, 1 << 20).unwrap();
             assert_eq!(got, alone, "{t:?}");

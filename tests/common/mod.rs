@@ -1,30 +1,62 @@
 //! Shared by the test modules: one GPU device per test binary, fresh random seeds, the binary.
 
+use std::cell::RefCell;
 use std::sync::OnceLock;
 use std::time::{SystemTime, UNIX_EPOCH};
 
+use libtest_mimic::{Completion, Trial};
 use nimseq::gpu::{GpuContext, REQUIRE_GPU_ENV};
 
-/// The test binary's GPU, opened once. `None` (with a visible note) when there is no adapter,
-/// unless `NIMSEQ_REQUIRE_GPU=1`, where a missing adapter fails the test: a skip tests nothing.
+/// The test binary's GPU, opened once, or `None` when there is no adapter: then the trial
+/// that asked shows as ignored (see [`trial`]), unless `NIMSEQ_REQUIRE_GPU=1`, where a missing
+/// adapter fails it: a skip tests nothing.
 pub fn gpu() -> Option<&'static GpuContext> {
-    static CONTEXT: OnceLock<Option<GpuContext>> = OnceLock::new();
-    CONTEXT
-        .get_or_init(|| match GpuContext::new() {
-            Ok(ctx) => {
-                eprintln!("GPU tests run on {}", ctx.describe());
-                Some(ctx)
-            }
-            Err(e) => {
-                assert!(
-                    std::env::var(REQUIRE_GPU_ENV).as_deref() != Ok("1"),
-                    "{REQUIRE_GPU_ENV}=1 but no GPU adapter: {e}"
-                );
-                eprintln!("SKIPPED GPU checks: {e} (set {REQUIRE_GPU_ENV}=1 to fail instead)");
-                None
-            }
+    static CONTEXT: OnceLock<Result<GpuContext, String>> = OnceLock::new();
+    let found = CONTEXT.get_or_init(|| {
+        GpuContext::new()
+            .inspect(|ctx| eprintln!("GPU tests run on {}", ctx.describe()))
+            .map_err(|e| e.to_string())
+    });
+    match found {
+        Ok(ctx) => Some(ctx),
+        Err(e) => {
+            assert!(
+                std::env::var(REQUIRE_GPU_ENV).as_deref() != Ok("1"),
+                "{REQUIRE_GPU_ENV}=1 but no GPU adapter: {e}"
+            );
+            NOT_RUN.with(|why| *why.borrow_mut() = Some(format!("no GPU adapter: {e}")));
+            None
+        }
+    }
+}
+
+thread_local! {
+    /// Why the trial on this thread left part of its checks undone, if it did.
+    static NOT_RUN: RefCell<Option<String>> = const { RefCell::new(None) };
+}
+
+/// Marks the running trial as ignored for `why` (a tool it needs is missing) unless `require`
+/// names a variable set to 1, where that is a failure instead.
+pub fn not_run(why: &str, require: &str) {
+    assert!(
+        std::env::var(require).as_deref() != Ok("1"),
+        "{require}=1 but {why}"
+    );
+    NOT_RUN.with(|slot| *slot.borrow_mut() = Some(why.to_string()));
+}
+
+/// A trial of `test`: passed, failed (a panic), or ignored with the reason when it could not
+/// run all of its checks ([`gpu`], [`not_run`]).
+pub fn trial(name: &str, test: fn()) -> Trial {
+    let name = name.trim_start_matches("tests::");
+    Trial::ignorable_test(name, move || {
+        NOT_RUN.with(|why| why.borrow_mut().take());
+        test();
+        Ok(match NOT_RUN.with(|why| why.borrow_mut().take()) {
+            Some(why) => Completion::ignored_with(why),
+            None => Completion::Completed,
         })
-        .as_ref()
+    })
 }
 
 /// A fresh seed for each run; tests print it with any failure so the case can be replayed.
@@ -45,13 +77,95 @@ pub fn nimseq() -> std::process::Command {
     std::process::Command::new(env!("CARGO_BIN_EXE_nimseq"))
 }
 
-/// The one error line of a run refused as bad input: exit code 2, exactly one `error` line on
-/// stderr (other lines, such as the backend's, may come before it), no panic.
-pub fn refusal(o: &std::process::Output) -> String {
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert_eq!(o.status.code(), Some(2), "{err}");
-    assert!(!err.contains("panicked"), "{err}");
+/// A finished run of the binary (stdout dropped), with its wall time and peak resident memory.
+pub struct Measured {
+    pub code: Option<i32>,
+    pub stderr: String,
+    pub seconds: f64,
+    /// The child's peak resident set (`ru_maxrss` from `wait4`), KiB.
+    pub peak_kib: u64,
+}
+
+/// Runs `command` (of [`nimseq`]), measured: the child is reaped with `wait4`, whose resource
+/// usage is the child's own.
+#[expect(
+    clippy::zombie_processes,
+    reason = "reaped by wait4, which std's wait cannot do with the child's rusage"
+)]
+pub fn measured(mut command: std::process::Command) -> Measured {
+    use std::io::Read;
+    use std::os::unix::process::ExitStatusExt;
+    let start = std::time::Instant::now();
+    let mut child = command
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("nimseq starts");
+    let drain = |mut pipe: Box<dyn Read + Send>| {
+        std::thread::spawn(move || {
+            let mut text = Vec::new();
+            pipe.read_to_end(&mut text).expect("the pipe reads");
+            String::from_utf8_lossy(&text).into_owned()
+        })
+    };
+    let err = drain(Box::new(child.stderr.take().expect("piped")));
+    let mut status = 0;
+    // SAFETY: rusage is plain data, filled in by wait4; the pid is our unreaped child.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    let pid = child.id() as libc::pid_t;
+    // SAFETY: as above; `status` and `usage` outlive the call.
+    let reaped = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+    assert_eq!(reaped, pid, "wait4 reaps the child");
+    let status = std::process::ExitStatus::from_raw(status);
+    Measured {
+        code: status.code(),
+        stderr: err.join().expect("stderr drained"),
+        seconds: start.elapsed().as_secs_f64(),
+        peak_kib: usage.ru_maxrss as u64,
+    }
+}
+
+/// What clap's whole messages hold (one or both), and nimseq's own one-line errors do not.
+const CLAP_MARKS: [&str; 2] = ["Usage: nimseq", "For more information, try '--help'."];
+
+/// Runs `nimseq ARGS`, which must be refused as bad input: exit code 2, no panic, in under
+/// 5 s and 1 GiB, with a message containing `naming`. An argument error is clap's whole
+/// message (with the usage, valid values, suggestions), returned whole; anything nimseq finds itself is
+/// one `error` line (other lines, such as the backend's, may come before it), returned.
+pub fn refused(args: &[&str], naming: &str) -> String {
+    let mut command = nimseq();
+    command.args(args);
+    refused_by(command, naming)
+}
+
+/// [`refused`] for a prepared command (an environment, say).
+pub fn refused_by(command: std::process::Command, naming: &str) -> String {
+    let args: Vec<String> = command
+        .get_args()
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
+    let m = measured(command);
+    let err = &m.stderr;
+    assert_eq!(m.code, Some(2), "{args:?}: {err}");
+    assert!(!err.contains("panicked"), "{args:?}: {err}");
+    assert!(m.seconds < 5.0, "{args:?}: {:.1} s", m.seconds);
+    assert!(m.peak_kib < 1 << 20, "{args:?}: {} KiB at peak", m.peak_kib);
+    assert!(err.contains(naming), "{args:?}: '{naming}' not in {err}");
+    if CLAP_MARKS.iter().any(|mark| err.contains(mark)) {
+        // An argument error, or the help of a command given without its arguments.
+        assert!(
+            err.starts_with("error: ") || err.contains("Commands:"),
+            "{args:?}: {err}"
+        );
+        return err.clone();
+    }
     let errors: Vec<&str> = err.lines().filter(|l| l.starts_with("error")).collect();
-    assert_eq!(errors.len(), 1, "{err}");
+    assert_eq!(errors.len(), 1, "{args:?}: {err}");
+    assert!(
+        err.lines()
+            .all(|l| l.starts_with("error") || l.starts_with("backend:")),
+        "{args:?}: {err}"
+    );
     errors[0].to_string()
 }

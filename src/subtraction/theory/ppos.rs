@@ -1,9 +1,12 @@
 //! P-positions from the closed forms (Theorem 29 / Table 2, Theorem 34) and all nim-values
 //! rebuilt from them (Theorem 40): spec sections 1.7, 1.10-1.12.
 
+use super::super::planes::Planes;
+use super::super::ruleset::Ruleset;
 use super::base::Base;
 use super::predict::{Prediction, Zone, predict};
 use super::{additive_period, gcd};
+use crate::InputError;
 
 /// `w_B(n)`: the `n`-th P-position of the base game `{a, b}` (Proposition 7).
 fn w_base(base: &Base, n: usize) -> usize {
@@ -110,6 +113,10 @@ pub fn values_from_p_positions(is_p: &[bool], a: usize) -> Vec<u32> {
     g
 }
 
+/// Most values [`PposReport::for_set`] computes: P-positions are at most `c + 1` apart, so this
+/// bounds `count * c`.
+pub const MAX_LEN: usize = 1 << 28;
+
 /// Everything `nimseq sub ppos` shows: closed form beside brute force, and Theorem 40's check.
 #[derive(Clone, Debug, serde::Serialize)]
 pub struct PposReport {
@@ -128,6 +135,31 @@ impl PposReport {
     ///
     /// # Panics
     /// If `g` holds fewer than `count` P-positions.
+    /// The first `count` P-positions of the triple `set`, refused if it is not a triple or
+    /// `count` may need more than [`MAX_LEN`] values.
+    pub fn for_set(set: &Ruleset, count: usize) -> Result<Self, InputError> {
+        let &[a, b, c] = set.moves() else {
+            return Err(InputError(format!(
+                "ppos needs three moves a,b,c; got {set}"
+            )));
+        };
+        // Of any c + 1 consecutive positions one is a P-position, so this length holds `count`.
+        let len = count
+            .checked_add(1)
+            .and_then(|n| n.checked_mul(c as usize + 1))
+            .filter(|&len| len <= MAX_LEN)
+            .ok_or_else(|| {
+                InputError(format!(
+                    "--count {count} with c = {c} may need more than {MAX_LEN} values; lower --count"
+                ))
+            })?;
+        let mut planes = Planes::default();
+        planes.reset(set.moves());
+        planes.extend(len);
+        let g: Vec<u32> = (0..len).map(|x| planes.value(x)).collect();
+        Ok(Self::new(a as usize, b as usize, c as usize, count, &g))
+    }
+
     pub fn new(a: usize, b: usize, c: usize, count: usize, g: &[u32]) -> Self {
         let brute_force: Vec<usize> = (0..g.len()).filter(|&x| g[x] == 0).take(count).collect();
         assert_eq!(brute_force.len(), count, "the sequence is too short");

@@ -1,5 +1,5 @@
-//! Command-line flags, as close to what the user types as possible; checked domain values are
-//! built from them in `main.rs`.
+//! Command-line flags, as close to what the user types as possible; the commands in the
+//! sibling modules build checked domain values from them.
 
 use std::path::PathBuf;
 
@@ -7,6 +7,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use nimseq::arrows::Tree;
 use nimseq::kcross::Board;
+use nimseq::memory::Budget;
 use nimseq::output::Format;
 use nimseq::subtraction::Ruleset;
 use nimseq::subtraction::scan::{DEFAULT_CHUNK_SIZE, Shard};
@@ -15,7 +16,8 @@ use nimseq::subtraction::scan::{DEFAULT_CHUNK_SIZE, Shard};
 #[command(
     name = "nimseq",
     version,
-    about = "Exact Sprague-Grundy values of impartial games in bulk, on the GPU and the CPU"
+    about = "Exact Sprague-Grundy values of impartial games in bulk, on the GPU and the CPU",
+    arg_required_else_help = true
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -25,16 +27,16 @@ pub struct Cli {
 #[derive(Subcommand, Debug)]
 pub enum Command {
     /// Subtraction games S = {a,b,c,...}: G(x) = mex{G(x-s)}.
-    #[command(subcommand)]
+    #[command(subcommand, arg_required_else_help = true)]
     Sub(SubCommand),
     /// Inverse k-cross: X's on a strip or ring, never k in a row.
-    #[command(subcommand)]
+    #[command(subcommand, arg_required_else_help = true)]
     Kcross(KcrossCommand),
     /// Game of Arrows (Game of Cycles on trees): orient edges, never making a sink or source.
-    #[command(subcommand)]
+    #[command(subcommand, arg_required_else_help = true)]
     Arrows(ArrowsCommand),
     /// Compare the backends (and a peer program) on the same work, on this machine.
-    #[command(subcommand)]
+    #[command(subcommand, arg_required_else_help = true)]
     Bench(BenchCommand),
 }
 
@@ -56,14 +58,17 @@ pub enum SubCommand {
     Theta(ThetaArgs),
 }
 
+/// Largest `b` of `sub theta`: its work grows as `(a + b)^2` (about a second at this bound).
+const THETA_MAX_B: usize = 10_000;
+
 fn parse_base(s: &str) -> Result<(usize, usize), String> {
-    let bad = || format!("expected a,b with 1 <= a < b <= 100000, e.g. 3,8; got '{s}'");
+    let bad = || format!("expected a,b with 1 <= a < b <= {THETA_MAX_B}, e.g. 3,8; got '{s}'");
     let (a, b) = s.split_once(',').ok_or_else(bad)?;
     let (a, b) = (
         a.trim().parse::<usize>().map_err(|_| bad())?,
         b.trim().parse::<usize>().map_err(|_| bad())?,
     );
-    if a == 0 || a >= b || b > 100_000 {
+    if a == 0 || a >= b || b > THETA_MAX_B {
         return Err(bad());
     }
     Ok((a, b))
@@ -111,9 +116,36 @@ pub struct KcrossEngineArgs {
     /// component table on the CPU or the GPU.
     #[arg(long, value_enum, default_value_t = BackendChoice::Auto)]
     pub backend: BackendChoice,
-    /// Most memory the table may take, e.g. 16G or 512M [default: half the machine's memory].
+    #[command(flatten)]
+    pub memory: MemoryArgs,
+}
+
+/// `--mem-budget`, shared by every command that allocates by its input.
+#[derive(Args, Debug)]
+pub struct MemoryArgs {
+    /// Most memory the command's tables and values may take, e.g. 16G or 512M [default: half
+    /// the machine's memory].
     #[arg(long, value_parser = parse_bytes)]
     pub mem_budget: Option<u64>,
+}
+
+impl MemoryArgs {
+    pub fn budget(&self) -> Budget {
+        Budget::from_flag(self.mem_budget)
+    }
+}
+
+/// `--checkpoint` and `--resume` for the commands that build one long table.
+#[derive(Args, Debug)]
+pub struct CheckpointArgs {
+    /// Save each finished level of the table here (fsynced), so that an interrupted run can
+    /// go on with --resume; removed once the command finishes. The CPU path writes it.
+    #[arg(long)]
+    pub checkpoint: Option<PathBuf>,
+    /// Continue from --checkpoint, after its header (the table asked for, its width, a
+    /// checksum of each level) is verified.
+    #[arg(long, requires = "checkpoint")]
+    pub resume: bool,
 }
 
 /// Runs of this length are forbidden (k >= 2; 3 is Inverse Treblecross).
@@ -150,6 +182,34 @@ pub enum TableFormat {
     Json,
 }
 
+/// How the k-cross series commands print their values.
+#[derive(Args, Debug)]
+pub struct SeriesOutput {
+    /// CSV with a header (observed periods on stderr), one JSON object, or the matrix as
+    /// aligned text.
+    #[arg(long, value_enum, default_value_t = SeriesFormat::Csv)]
+    pub format: SeriesFormat,
+    /// CSV and JSON as long rows (one value a row: k,n,g; k,a,b,g; k,l,g), or as the paper's
+    /// matrix (rows and columns as in its tables; the text view always is).
+    #[arg(long, value_enum, default_value_t = SeriesLayout::Long)]
+    pub layout: SeriesLayout,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum SeriesFormat {
+    Csv,
+    Json,
+    Text,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum SeriesLayout {
+    /// One value a row, for pandas, polars and SQL.
+    Long,
+    /// The paper's matrix.
+    Table,
+}
+
 #[derive(Args, Debug)]
 pub struct KcrossSeqArgs {
     #[arg(long, value_parser = parse_k)]
@@ -159,8 +219,10 @@ pub struct KcrossSeqArgs {
     pub n_max: usize,
     #[command(flatten)]
     pub engine: KcrossEngineArgs,
-    #[arg(long, value_enum, default_value_t = TableFormat::Csv)]
-    pub format: TableFormat,
+    #[command(flatten)]
+    pub checkpoint: CheckpointArgs,
+    #[command(flatten)]
+    pub output: SeriesOutput,
 }
 
 #[derive(Args, Debug)]
@@ -175,8 +237,10 @@ pub struct KcrossSingleArgs {
     pub b_max: usize,
     #[command(flatten)]
     pub engine: KcrossEngineArgs,
-    #[arg(long, value_enum, default_value_t = TableFormat::Csv)]
-    pub format: TableFormat,
+    #[command(flatten)]
+    pub checkpoint: CheckpointArgs,
+    #[command(flatten)]
+    pub output: SeriesOutput,
 }
 
 #[derive(Args, Debug)]
@@ -188,8 +252,10 @@ pub struct KcrossRingArgs {
     pub l_max: usize,
     #[command(flatten)]
     pub engine: KcrossEngineArgs,
-    #[arg(long, value_enum, default_value_t = TableFormat::Csv)]
-    pub format: TableFormat,
+    #[command(flatten)]
+    pub checkpoint: CheckpointArgs,
+    #[command(flatten)]
+    pub output: SeriesOutput,
 }
 
 #[derive(Args, Debug)]
@@ -205,8 +271,10 @@ pub struct KcrossTableArgs {
     pub n_max: usize,
     #[command(flatten)]
     pub engine: KcrossEngineArgs,
-    #[arg(long, value_enum, default_value_t = TableFormat::Csv)]
-    pub format: TableFormat,
+    #[command(flatten)]
+    pub checkpoint: CheckpointArgs,
+    #[command(flatten)]
+    pub output: SeriesOutput,
 }
 
 #[derive(Subcommand, Debug)]
@@ -234,9 +302,8 @@ pub struct ArrowsFamilyArgs {
     /// Longest third leg (at most 10,000).
     #[arg(long, default_value_t = 2000, value_parser = clap::value_parser!(u64).range(1..=10_000))]
     pub z_max: u64,
-    /// Most memory the state table may take, e.g. 8G [default: half the machine's memory].
-    #[arg(long, value_parser = parse_bytes)]
-    pub mem_budget: Option<u64>,
+    #[command(flatten)]
+    pub memory: MemoryArgs,
 }
 
 #[derive(Args, Debug)]
@@ -252,9 +319,10 @@ pub struct ArrowsSpidersArgs {
     /// is present (auto).
     #[arg(long, value_enum, default_value_t = BackendChoice::Auto)]
     pub backend: BackendChoice,
-    /// Most memory the state table may take, e.g. 8G [default: half the machine's memory].
-    #[arg(long, value_parser = parse_bytes)]
-    pub mem_budget: Option<u64>,
+    #[command(flatten)]
+    pub memory: MemoryArgs,
+    #[command(flatten)]
+    pub checkpoint: CheckpointArgs,
 }
 
 #[derive(Args, Debug)]
@@ -266,12 +334,12 @@ pub struct ArrowsCensusArgs {
     #[arg(long)]
     pub list_violators: bool,
     /// The normal form with one shared memo (cpu, auto), or the raw rules on each tree
-    /// (reference: the exhaustive cross-check, up to about n = 16 in minutes).
-    #[arg(long, value_enum, default_value_t = BackendChoice::Auto)]
-    pub backend: BackendChoice,
-    /// Most memory the trees of one size may take, e.g. 8G [default: half the machine's memory].
-    #[arg(long, value_parser = parse_bytes)]
-    pub mem_budget: Option<u64>,
+    /// (reference: the exhaustive cross-check, up to about n = 16 in minutes). No GPU path:
+    /// spec 3.2, a CPU handles censuses well past n = 20.
+    #[arg(long, value_enum, default_value_t = CpuChoice::Auto)]
+    pub backend: CpuChoice,
+    #[command(flatten)]
+    pub memory: MemoryArgs,
     /// CSV with a header, or one JSON object.
     #[arg(long, value_enum, default_value_t = TableFormat::Csv)]
     pub format: TableFormat,
@@ -287,14 +355,13 @@ pub struct ArrowsValueArgs {
     /// H:3,1/3/4,1.
     #[arg(value_parser = parse_tree, allow_hyphen_values = true)]
     pub tree: Tree,
-    /// The normal form with its memo of canonical components (cpu, auto), or the raw rules
-    /// (reference: up to 40 markable edges, as far as memory allows). No GPU path for one tree.
-    #[arg(long, value_enum, default_value_t = BackendChoice::Auto)]
-    pub backend: BackendChoice,
-    /// Most memory the solver's memo or table may take (raw rules, normal form, spider states),
-    /// e.g. 8G [default: half the machine's memory].
-    #[arg(long, value_parser = parse_bytes)]
-    pub mem_budget: Option<u64>,
+    /// The normal form with its memo of canonical components, or spider states for a spider
+    /// (cpu, auto), or the raw rules (reference: up to 40 markable edges, as far as memory
+    /// allows). No GPU path: one tree is small work.
+    #[arg(long, value_enum, default_value_t = CpuChoice::Auto)]
+    pub backend: CpuChoice,
+    #[command(flatten)]
+    pub memory: MemoryArgs,
     /// Text for reading, or one JSON object.
     #[arg(long, value_enum, default_value_t = SeqFormat::Text)]
     pub format: SeqFormat,
@@ -322,9 +389,8 @@ pub struct BenchArrowsArgs {
     /// Also time the recursion from each spider (one core).
     #[arg(long)]
     pub reference: bool,
-    /// Most memory the table may take, e.g. 8G [default: half the machine's memory].
-    #[arg(long, value_parser = parse_bytes)]
-    pub mem_budget: Option<u64>,
+    #[command(flatten)]
+    pub memory: MemoryArgs,
     #[command(flatten)]
     pub runs: BenchRuns,
 }
@@ -352,6 +418,8 @@ pub struct BenchKcrossArgs {
     #[arg(long)]
     pub reference: bool,
     #[command(flatten)]
+    pub memory: MemoryArgs,
+    #[command(flatten)]
     pub runs: BenchRuns,
 }
 
@@ -367,9 +435,12 @@ pub struct SeqArgs {
     /// How many values to print.
     #[arg(long, default_value_t = 40)]
     pub len: usize,
-    /// Give up if no period is certified within this many values.
+    /// Give up if no period is certified within this many values (rounded up to a multiple
+    /// of 64: values are computed 64 at a time).
     #[arg(long, default_value_t = 1 << 26)]
     pub max_len: usize,
+    #[command(flatten)]
+    pub memory: MemoryArgs,
     /// Text for reading, or one JSON object.
     #[arg(long, value_enum, default_value_t = SeqFormat::Text)]
     pub format: SeqFormat,
@@ -391,6 +462,17 @@ pub enum BackendChoice {
     Cpu,
     /// WGSL compute shader through wgpu.
     Gpu,
+}
+
+/// The backends of the commands without a GPU path.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum CpuChoice {
+    /// The fast CPU path.
+    Auto,
+    /// The raw rules.
+    Reference,
+    /// The fast CPU path.
+    Cpu,
 }
 
 #[derive(Args, Debug)]
@@ -441,6 +523,8 @@ pub struct ScanArgs {
     /// Fraction of rows re-checked by the reference backend [default: 0.001 on the GPU, else 0].
     #[arg(long)]
     pub verify_sample: Option<f64>,
+    #[command(flatten)]
+    pub memory: MemoryArgs,
 }
 
 #[derive(Args, Debug)]

@@ -1,0 +1,92 @@
+//! The one place `--backend` becomes a backend.
+
+use anyhow::Result;
+
+use super::args::{BackendChoice, CheckpointArgs};
+use nimseq::InputError;
+use nimseq::gpu::{GpuContext, GpuError};
+
+/// What `--backend` chose.
+pub enum Chosen {
+    Reference,
+    Cpu,
+    /// An adapter (boxed: it is large beside the others), and whether `auto` took it (a scan
+    /// then times it against the CPU path).
+    Gpu {
+        ctx: Box<GpuContext>,
+        auto: bool,
+    },
+}
+
+/// `gpu` insists on an adapter; `auto` takes a hardware one, else the fast CPU path. Says on
+/// stderr which backend runs, except for a GPU, which the caller names ([`Chosen::announce`]):
+/// a scan says more about it.
+pub fn choose(choice: BackendChoice) -> Result<Chosen, GpuError> {
+    Ok(match choice {
+        BackendChoice::Reference => {
+            eprintln!("backend: reference");
+            Chosen::Reference
+        }
+        BackendChoice::Cpu => {
+            eprintln!("backend: cpu");
+            Chosen::Cpu
+        }
+        BackendChoice::Gpu => Chosen::Gpu {
+            ctx: Box::new(GpuContext::new()?),
+            auto: false,
+        },
+        BackendChoice::Auto => match GpuContext::new() {
+            Ok(ctx) if ctx.info.device_type != wgpu::DeviceType::Cpu => Chosen::Gpu {
+                ctx: Box::new(ctx),
+                auto: true,
+            },
+            Ok(found) => {
+                eprintln!(
+                    "backend: cpu ({} is a software adapter, slower than the CPU path)",
+                    found.info.name
+                );
+                Chosen::Cpu
+            }
+            Err(e) => {
+                eprintln!("backend: cpu ({e})");
+                Chosen::Cpu
+            }
+        },
+    })
+}
+
+/// [`choose`] for a command that may write a checkpoint, which the CPU path does: with one,
+/// `auto` takes the CPU path and `gpu` is refused.
+pub fn choose_for_checkpoint(choice: BackendChoice, checkpoint: &CheckpointArgs) -> Result<Chosen> {
+    if checkpoint.checkpoint.is_none() {
+        return Ok(choose(choice)?);
+    }
+    match choice {
+        BackendChoice::Gpu => Err(InputError(
+            "--checkpoint is written by the CPU path; use --backend cpu or auto with it".into(),
+        )
+        .into()),
+        BackendChoice::Auto => {
+            eprintln!("backend: cpu (--checkpoint is written by the CPU path)");
+            Ok(Chosen::Cpu)
+        }
+        _ => Ok(choose(choice)?),
+    }
+}
+
+impl Chosen {
+    /// Says on stderr that the GPU runs, if it does.
+    pub fn announce(self) -> Self {
+        if let Chosen::Gpu { ctx, .. } = &self {
+            eprintln!("backend: gpu, {}", ctx.describe());
+        }
+        self
+    }
+
+    pub fn gpu(&self) -> Option<&GpuContext> {
+        match self {
+            Chosen::Gpu { ctx, .. } => Some(ctx),
+            _ => None,
+        }
+    }
+}

@@ -1,0 +1,154 @@
+//! `nimseq sub`: subtraction games.
+
+use std::io;
+
+use anyhow::{Result, bail};
+
+use super::args::{PlotView, ScanArgs, SubCommand, SurveyArgs};
+use super::backend::{Chosen, choose};
+use super::print;
+use nimseq::InputError;
+use nimseq::subtraction::gpu::SubtractionGpu;
+use nimseq::subtraction::plot;
+use nimseq::subtraction::scan::{Backend, ScanJob, ScanOptions};
+use nimseq::subtraction::summary::ScanSummary;
+use nimseq::subtraction::survey::Survey;
+use nimseq::subtraction::theory::ppos::PposReport;
+use nimseq::subtraction::theory::predict::ThetaReport;
+use nimseq::subtraction::{TripleFilter, seq};
+
+pub fn run(command: SubCommand) -> Result<()> {
+    match command {
+        SubCommand::Seq(args) => {
+            let report = seq::describe(&args.set, args.len, args.max_len, args.memory.budget())?;
+            print::report(&report, args.format)
+        }
+        SubCommand::Scan(args) => scan(args),
+        SubCommand::Survey(args) => survey(args),
+        SubCommand::Ppos(args) => {
+            let report = PposReport::for_set(&args.set, args.count as usize)?;
+            print::report(&report, args.format)
+        }
+        SubCommand::Theta(args) => {
+            let report = ThetaReport::new(args.base.0, args.base.1);
+            if let Some(path) = &args.out {
+                print::write_png(&plot::circle(&report), path)?;
+            }
+            print::report(&report, args.format)
+        }
+        SubCommand::Plot(args) => {
+            let canvas = match args.view {
+                PlotView::Map => {
+                    if args.a + 2 > args.c_max {
+                        bail!(InputError(format!(
+                            "--a {} leaves no triple with c <= {}",
+                            args.a, args.c_max
+                        )));
+                    }
+                    plot::period_map(args.a, args.c_max)?
+                }
+                PlotView::Figure3 => plot::figure3(args.c_max)?,
+            };
+            print::write_png(&canvas, &args.out)?;
+            eprintln!(
+                "wrote {} ({}x{}): blue p = a+b, orange c+a, green c+b, purple other, grey pre-periodic (darker = longer)",
+                args.out.display(),
+                canvas.width,
+                canvas.height
+            );
+            Ok(())
+        }
+    }
+}
+
+/// Checked scan options from the flags.
+fn scan_options(args: &ScanArgs) -> Result<ScanOptions> {
+    let filter = TripleFilter {
+        c_min: args.c_min,
+        c_max: args.c_max,
+        a_min: args.a_min,
+        a_max: args.a_max,
+        b_min: args.b_min,
+        b_max: args.b_max,
+        primitive: args.primitive,
+    };
+    filter.check()?;
+    if let Some(f) = args.verify_sample
+        && !(0.0..=1.0).contains(&f)
+    {
+        bail!(InputError(format!(
+            "--verify-sample {f} is not a fraction between 0 and 1"
+        )));
+    }
+    Ok(ScanOptions {
+        filter,
+        chunk_size: args.chunk_size,
+        shard: args.shard,
+        format: args.format,
+        theory: args.theory,
+        out: args.out.clone(),
+        resume: args.resume,
+        verify_sample: args.verify_sample,
+        budget: args.memory.budget(),
+    })
+}
+
+/// The scan backend `--backend` asks for. Under `auto`, a scan big enough to matter on a
+/// hardware adapter runs on whichever of the GPU and the CPU path is faster on a sample of its
+/// own triples.
+fn scan_backend<'a>(chosen: &'a Chosen, opts: &ScanOptions) -> Result<Backend<'a>> {
+    Ok(match chosen {
+        Chosen::Reference => Backend::Reference,
+        Chosen::Cpu => Backend::Cpu,
+        Chosen::Gpu { ctx, auto: false } => {
+            eprintln!("backend: gpu, {}", ctx.describe());
+            Backend::Gpu(SubtractionGpu::new(ctx)?)
+        }
+        Chosen::Gpu { ctx, auto: true } => {
+            let gpu = SubtractionGpu::new(ctx)?;
+            let (backend, why) = Backend::faster(&opts.filter, gpu, opts.budget)?;
+            match backend {
+                Backend::Gpu(_) => eprintln!("backend: gpu, {} ({why})", ctx.describe()),
+                _ => eprintln!("backend: cpu ({why})"),
+            }
+            backend
+        }
+    })
+}
+
+fn scan(args: ScanArgs) -> Result<()> {
+    super::keep_freed_memory();
+    let opts = scan_options(&args)?;
+    // Open (or resume) the output before choosing a backend: bad paths fail before any work.
+    let job: ScanJob<ScanSummary> = ScanJob::open(&opts)?;
+    let chosen = choose(args.backend)?;
+    let backend = scan_backend(&chosen, &opts)?;
+    // Stdout is line-buffered: one write per row would cost a system call each.
+    let mut stdout = io::BufWriter::with_capacity(1 << 20, io::stdout().lock());
+    let summary = job.run(&backend, &mut stdout)?;
+    eprintln!("{summary}");
+    Ok(())
+}
+
+fn survey(args: SurveyArgs) -> Result<()> {
+    super::keep_freed_memory();
+    let opts = scan_options(&args.scan)?;
+    let job: ScanJob<Survey> = ScanJob::open(&opts)?;
+    let chosen = choose(args.scan.backend)?;
+    let backend = scan_backend(&chosen, &opts)?;
+    // Rows go to --out when given; the report is what this command prints.
+    let survey = job.run(&backend, &mut io::sink())?;
+    println!("{survey}");
+    if let Some(path) = &args.json {
+        let file = std::fs::File::create(path)
+            .map_err(|e| InputError(format!("cannot write '{}': {e}", path.display())))?;
+        serde_json::to_writer_pretty(io::BufWriter::new(file), &survey)?;
+    }
+    if survey.bugs() > 0 {
+        bail!(
+            "{} rulesets contradict a proved theorem: a bug in nimseq or in the spec (listed above)",
+            survey.bugs()
+        );
+    }
+    Ok(())
+}
