@@ -12,6 +12,7 @@ use nimseq::arrows::forest::NormalForm;
 use nimseq::arrows::spider::{SpiderTable, summarise};
 use nimseq::arrows::spider_gpu::{SpiderFill, SpiderGpu};
 use nimseq::gpu::GpuContext;
+use nimseq::memory::Budget;
 
 /// Every spider's value read from a table filled by `fill`.
 fn spiders(fill: &SpiderFill<'_>, h_max: usize) -> u64 {
@@ -52,7 +53,7 @@ fn census_small(c: &mut Criterion) {
                         n,
                         &mut Valuer::NormalForm(&mut memo),
                         false,
-                        u64::MAX,
+                        Budget::UNLIMITED,
                         |_| (),
                     )
                     .expect("fits")

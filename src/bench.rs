@@ -76,7 +76,12 @@ pub fn fastest_of<E>(
 }
 
 /// Times a `--c-max` triple scan on `backend`, rows formatted as CSV and discarded.
-pub fn time_scan(c_max: u32, backend: &Backend<'_>, label: &str) -> Result<BenchRow, ScanError> {
+pub fn time_scan(
+    c_max: u32,
+    backend: &Backend<'_>,
+    budget: Budget,
+    label: &str,
+) -> Result<BenchRow, ScanError> {
     let opts = ScanOptions {
         filter: TripleFilter::up_to(c_max),
         chunk_size: DEFAULT_CHUNK_SIZE,
@@ -86,7 +91,7 @@ pub fn time_scan(c_max: u32, backend: &Backend<'_>, label: &str) -> Result<Bench
         out: None,
         resume: false,
         verify_sample: Some(0.0),
-        budget: Budget::from_flag(None),
+        budget,
     };
     let start = Instant::now();
     let summary = run_scan(&opts, backend, &mut io::sink())?;
@@ -102,14 +107,19 @@ pub fn time_scan(c_max: u32, backend: &Backend<'_>, label: &str) -> Result<Bench
 /// The shader's figures for `nimseq bench sub`: the counters of the timed runs, then the lane
 /// model worked out on the sample that `auto` calibrates on, in a run of its own (the model
 /// costs host time, which must stay out of the timed runs).
-pub fn gpu_figures(ctx: &GpuContext, c_max: u32, timed: GpuStats) -> Result<String, ScanError> {
+pub fn gpu_figures(
+    ctx: &GpuContext,
+    c_max: u32,
+    budget: Budget,
+    timed: GpuStats,
+) -> Result<String, ScanError> {
     let tuning = GpuTuning {
         lane_model: true,
         ..GpuTuning::default()
     };
     let model = SubtractionGpu::with_tuning(ctx, tuning)?;
     let sample = Calibration::sample(&TripleFilter::up_to(c_max));
-    for solved in model.solve(&sample, Budget::from_flag(None))? {
+    for solved in model.solve(&sample, budget)? {
         solved?;
     }
     let lanes = match model.take_stats().lanes_busy() {

@@ -291,7 +291,18 @@ fn bench_keeps_the_fastest_of_its_rounds() {
     assert!(out.contains("checksum line: spiders=120 "), "{out}");
 }
 
+/// A spider table killed partway (SIGKILL) and resumed from its checkpoint prints what an
+/// uninterrupted run prints, byte for byte.
+fn killed_spider_table_resumes_byte_identical() {
+    let args = ["arrows", "spiders", "--leg-max", "80", "--backend", "cpu"];
+    let whole = nimseq().args(args).output().unwrap();
+    assert!(whole.status.success());
+    let resumed = crate::common::killed_then_resumed(&args, 1 << 20);
+    assert_eq!(resumed, whole.stdout);
+}
+
 trials!(
+    killed_spider_table_resumes_byte_identical,
     value_of_the_papers_counterexample,
     bad_trees_get_one_line_and_exit_code_2,
     value_over_the_memory_budget,

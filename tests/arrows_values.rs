@@ -7,6 +7,7 @@ use nimseq::arrows::forest::{Forest, NormalForm};
 use nimseq::arrows::reference::Reference;
 use nimseq::arrows::spider::{SpiderTable, each_spider};
 use nimseq::arrows::spider_gpu::SpiderGpu;
+use nimseq::memory::Budget;
 
 use crate::common::gpu;
 
@@ -20,7 +21,12 @@ fn every_small_tree_agrees_with_the_raw_rules() {
     for n in 1..=12 {
         for layout in FreeTrees::new(n) {
             let tree = Tree::new(n, level_edges(&layout), "generated").unwrap();
-            let raw = u32::from(Reference::new(&tree, 1 << 30).unwrap().value(0).unwrap());
+            let raw = u32::from(
+                Reference::new(&tree, Budget::new(1 << 30))
+                    .unwrap()
+                    .value(0)
+                    .unwrap(),
+            );
             assert_eq!(nf.value(&Forest::of_tree(&tree)), raw, "{:?}", tree.edges);
             trees += 1;
             if let Some(legs) = tree.spider_legs() {

@@ -350,7 +350,49 @@ fn bad_input_gets_one_line_and_exit_code_2() {
     }
 }
 
+/// A table killed partway (SIGKILL) and resumed from its checkpoint prints what an
+/// uninterrupted run prints, byte for byte; a checkpoint of another table is refused in words.
+fn killed_table_resumes_byte_identical() {
+    let args = [
+        "kcross",
+        "seq",
+        "--k",
+        "3",
+        "--n-max",
+        "42",
+        "--backend",
+        "cpu",
+    ];
+    let (whole, _) = run(&args);
+    // 2 MB of the table's 19 MB: the last levels, the largest, are still to come.
+    let resumed = crate::common::killed_then_resumed(&args, 2 << 20);
+    assert_eq!(String::from_utf8(resumed).unwrap(), whole);
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("k3.ckpt");
+    let file = file.to_str().unwrap();
+    let small = [
+        "kcross",
+        "seq",
+        "--k",
+        "3",
+        "--n-max",
+        "12",
+        "--checkpoint",
+        file,
+    ];
+    // An interrupted run leaves the file; a fresh start over it is refused.
+    let o = nimseq().args(small).arg("--resume").output().unwrap();
+    assert!(o.status.success());
+    std::fs::write(file, b"NIMSEQTC").unwrap();
+    crate::common::refused(&small, "add --resume to continue it");
+    crate::common::refused(
+        &[&small[..], &["--resume"]].concat(),
+        "not a nimseq table checkpoint",
+    );
+}
+
 trials!(
+    killed_table_resumes_byte_identical,
     value_and_winning_moves,
     seq_matches_theorem_1_1_and_a002187,
     single_ring_and_table_layouts,

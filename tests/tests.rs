@@ -19,6 +19,7 @@ mod arrows_values;
 mod common;
 mod kcross_cli;
 mod kcross_values;
+mod parsers;
 mod shaders;
 mod subtraction_cli;
 mod subtraction_theory;
@@ -31,6 +32,7 @@ fn main() {
         arrows_values::trials(),
         kcross_cli::trials(),
         kcross_values::trials(),
+        parsers::trials(),
         shaders::trials(),
         subtraction_cli::trials(),
         subtraction_theory::trials(),

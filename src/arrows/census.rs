@@ -17,7 +17,7 @@ use super::forest::Status;
 use super::forest::{Forest, NormalForm};
 use super::reference::{Reference, ReferenceError};
 use super::tree::Tree;
-use crate::memory::human_bytes;
+use crate::memory::{Budget, human_bytes};
 
 /// The unlabelled trees with `n` vertices as level sequences (depth of each vertex in preorder
 /// from a centre), each tree once.
@@ -225,16 +225,16 @@ pub enum Valuer<'a> {
     /// The normal form, one memo shared by every tree and thread.
     NormalForm(&'a mut NormalForm),
     /// The raw rules, a fresh memo per tree (each within this many bytes): the reference sweep.
-    Raw { budget: u64 },
+    Raw { budget: Budget },
 }
 
 /// The census of trees with `n` vertices; `list` keeps the violators' edge lists; `progress`
-/// gets counts of trees done; the normal form's memo may grow to `budget` bytes.
+/// gets counts of trees done; the normal form's memo may grow to `budget`.
 pub fn census(
     n: usize,
     valuer: &mut Valuer<'_>,
     list: bool,
-    budget: u64,
+    budget: Budget,
     mut progress: impl FnMut(u64),
 ) -> Result<CensusRow, CensusError> {
     let mut row = CensusRow {
@@ -251,7 +251,7 @@ pub fn census(
         let batch: Vec<Vec<u8>> = trees.by_ref().take(BATCH).collect();
         // (g, violates, the edge list where a row may keep it)
         let (shared, raw_budget) = match valuer {
-            Valuer::NormalForm(memo) => (Some(&**memo), 0),
+            Valuer::NormalForm(memo) => (Some(&**memo), Budget::new(0)),
             Valuer::Raw { budget } => (None, *budget),
         };
         let valued: Vec<(u32, bool, Option<String>)> = batch
@@ -290,11 +290,11 @@ pub fn census(
             }
         }
         progress(batch.len() as u64);
-        if let Some(memo) = shared.filter(|memo| memo.bytes() > budget) {
+        if let Some(memo) = shared.filter(|memo| memo.bytes() > budget.bytes()) {
             return Err(CensusError::OverBudget {
                 n,
                 bytes: memo.bytes(),
-                budget,
+                budget: budget.bytes(),
             });
         }
     }
@@ -355,7 +355,7 @@ mod tests {
                 n,
                 &mut Valuer::NormalForm(&mut memo),
                 true,
-                u64::MAX,
+                Budget::UNLIMITED,
                 |_| (),
             )
             .unwrap();
@@ -394,7 +394,13 @@ mod tests {
             }
         }
         let mut fresh = NormalForm::default();
-        let over = census(12, &mut Valuer::NormalForm(&mut fresh), false, 1000, |_| ());
+        let over = census(
+            12,
+            &mut Valuer::NormalForm(&mut fresh),
+            false,
+            Budget::new(1000),
+            |_| (),
+        );
         assert!(over.is_err(), "a 1000-byte memo budget");
         // The reference sweep: every tree by the raw rules, the same rows.
         let mut memo = NormalForm::default();
@@ -403,14 +409,16 @@ mod tests {
                 n,
                 &mut Valuer::NormalForm(&mut memo),
                 true,
-                u64::MAX,
+                Budget::UNLIMITED,
                 |_| (),
             );
             let raw = census(
                 n,
-                &mut Valuer::Raw { budget: 1 << 30 },
+                &mut Valuer::Raw {
+                    budget: Budget::new(1 << 30),
+                },
                 true,
-                u64::MAX,
+                Budget::UNLIMITED,
                 |_| (),
             );
             let (fast, raw) = (fast.unwrap(), raw.unwrap());

@@ -10,6 +10,7 @@ use dashmap::DashMap;
 use rustc_hash::FxBuildHasher;
 
 use super::tree::{Tree, root};
+use crate::memory::Budget;
 use crate::mex::MexSet;
 
 /// A vertex's status (Definition 3.1): no arcs, only incoming, only outgoing, or free.
@@ -345,8 +346,8 @@ struct Memo {
     values: DashMap<Box<[u8]>, u32, FxBuildHasher>,
     /// Bytes the keys take on the heap.
     key_bytes: AtomicU64,
-    /// Bytes the memo may take ([`NormalForm::bytes`]); past them it stops (see `over`).
-    budget: u64,
+    /// What the memo may take ([`NormalForm::bytes`]); past it the memo stops (see `over`).
+    budget: Budget,
     /// Set once the memo passed its budget: from then on every component is valued 0 at once,
     /// so the recursion unwinds quickly, and the caller must discard what it got
     /// ([`NormalForm::over_budget`]).
@@ -368,13 +369,13 @@ const BUDGET_CHECK_EVERY: u32 = 1 << 8;
 impl Default for NormalForm {
     /// A memo without a budget (callers that bound memory themselves, like the census).
     fn default() -> Self {
-        NormalForm::within(u64::MAX)
+        NormalForm::within(Budget::UNLIMITED)
     }
 }
 
 impl NormalForm {
-    /// A memo that stops once it takes more than `budget` bytes.
-    pub fn within(budget: u64) -> Self {
+    /// A memo that stops once it takes more than `budget`.
+    pub fn within(budget: Budget) -> Self {
         NormalForm {
             memo: Arc::new(Memo {
                 values: DashMap::default(),
@@ -438,7 +439,7 @@ impl NormalForm {
         self.unchecked += 1;
         if self.unchecked == BUDGET_CHECK_EVERY {
             self.unchecked = 0;
-            if self.bytes() > self.memo.budget {
+            if self.bytes() > self.memo.budget.bytes() {
                 self.memo.over.store(true, Relaxed);
             }
         }
@@ -469,7 +470,7 @@ mod tests {
     use crate::arrows::reference::Reference;
 
     fn both(tree: &Tree) -> (u32, u32) {
-        let mut raw = Reference::new(tree, 1 << 32).unwrap();
+        let mut raw = Reference::new(tree, Budget::new(1 << 32)).unwrap();
         let g = NormalForm::default().value(&Forest::of_tree(tree));
         (g, u32::from(raw.value(0).unwrap()))
     }

@@ -6,7 +6,7 @@
 use std::collections::HashMap;
 
 use super::tree::Tree;
-use crate::memory::human_bytes;
+use crate::memory::{Budget, human_bytes};
 
 /// Most markable edges: a position is a base-3 number in a `u64`.
 pub const MAX_MARKABLE: usize = 40;
@@ -57,8 +57,8 @@ pub struct Reference {
 }
 
 impl Reference {
-    /// `budget`: bytes the memo may use.
-    pub fn new(tree: &Tree, budget: u64) -> Result<Self, ReferenceError> {
+    /// `budget`: what the memo may use.
+    pub fn new(tree: &Tree, budget: Budget) -> Result<Self, ReferenceError> {
         let markable = tree.markable();
         if markable.len() > MAX_MARKABLE {
             return Err(ReferenceError::TooLarge {
@@ -78,7 +78,7 @@ impl Reference {
             degree: tree.degrees(),
             incident,
             memo: HashMap::new(),
-            max_entries: budget / ENTRY_BYTES,
+            max_entries: budget.bytes() / ENTRY_BYTES,
         })
     }
 
@@ -162,7 +162,7 @@ mod tests {
 
     fn g(tree: &str) -> (u8, usize) {
         let tree: Tree = tree.parse().unwrap();
-        let mut r = Reference::new(&tree, 1 << 32).unwrap();
+        let mut r = Reference::new(&tree, Budget::new(1 << 32)).unwrap();
         (r.value(0).unwrap(), r.markable().len())
     }
 
@@ -188,7 +188,7 @@ mod tests {
     #[test]
     fn first_moves() {
         let tree = Tree::spider(&[1, 3, 7]).unwrap();
-        let mut r = Reference::new(&tree, 1 << 32).unwrap();
+        let mut r = Reference::new(&tree, Budget::new(1 << 32)).unwrap();
         // Markable edges come leg by leg from the centre: X1, Y1..Y3, Z1..Z7.
         let want = [2, 2, 6, 6, 6, 6, 6, 4, 6, 4, 8];
         for (mv, next) in r.moves(0) {
@@ -197,7 +197,7 @@ mod tests {
         // S(1,3,4): Y3 pointing away from the centre; S(2,3,3): the same edge.
         for (legs, edge, value) in [(&[1, 3, 4][..], 3, 4), (&[2, 3, 3], 4, 6)] {
             let tree = Tree::spider(legs).unwrap();
-            let mut r = Reference::new(&tree, 1 << 32).unwrap();
+            let mut r = Reference::new(&tree, Budget::new(1 << 32)).unwrap();
             let (u, v) = r.markable()[edge];
             let out = r
                 .moves(0)
@@ -212,7 +212,7 @@ mod tests {
     #[test]
     fn memo_respects_the_budget() {
         let tree = Tree::spider(&[2, 3, 4]).unwrap();
-        let err = Reference::new(&tree, 10 * ENTRY_BYTES)
+        let err = Reference::new(&tree, Budget::new(10 * ENTRY_BYTES))
             .unwrap()
             .value(0)
             .unwrap_err();

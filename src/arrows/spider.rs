@@ -240,48 +240,69 @@ impl SpiderTable {
         Ok(())
     }
 
-    /// Calls `visit` with each stored state of wavefront `total`, in one fixed order, and
-    /// returns the leg tuples visited.
-    fn each_state_of(&self, total: usize, mut visit: impl FnMut(&Rows, Status, &[u16])) -> u64 {
+    /// Calls `visit` with each stored state of wavefront `total` whose smallest code is the
+    /// `first`-th valid one, in one fixed order, and returns the leg tuples visited.
+    fn each_state_of(
+        &self,
+        total: usize,
+        first: usize,
+        mut visit: impl FnMut(&Rows, Status, &[u16]),
+    ) -> u64 {
         let Indexing::Multiset(rows) = &self.indexing else {
             panic!("wavefronts are for multiset tables");
         };
         let mut tuples = 0;
-        for first in 0..valid_codes(self.h_max()) {
-            for_each_in_front(self.legs, self.h_max(), total, first, |codes| {
-                tuples += 1;
-                for s in [Status::N, Status::I, Status::O] {
-                    if needs_options(s, codes) {
-                        visit(rows, s, codes);
-                    }
+        for_each_in_front(self.legs, self.h_max(), total, first, |codes| {
+            tuples += 1;
+            for s in [Status::N, Status::I, Status::O] {
+                if needs_options(s, codes) {
+                    visit(rows, s, codes);
                 }
-            });
-        }
+            }
+        });
         tuples
     }
 
-    /// The values of wavefront `total`, in the order [`Self::restore_wavefront`] takes.
+    /// The values of wavefront `total`, by smallest code, in the order
+    /// [`Self::restore_wavefront`] takes (gathered on all cores).
     pub fn wavefront_values(&self, total: usize) -> Vec<u16> {
-        let mut out = Vec::new();
-        self.each_state_of(total, |rows, s, codes| {
-            out.push(self.values[rows.index(s, codes)].load(Relaxed));
-        });
-        out
+        let pieces: Vec<Vec<u16>> = (0..valid_codes(self.h_max()))
+            .into_par_iter()
+            .map(|first| {
+                let mut out = Vec::new();
+                self.each_state_of(total, first, |rows, s, codes| {
+                    out.push(self.values[rows.index(s, codes)].load(Relaxed));
+                });
+                out
+            })
+            .collect();
+        pieces.concat()
     }
 
     /// Stores wavefront `total` from [`Self::wavefront_values`] of an earlier fill; returns its
-    /// leg tuples, or `None` (storing nothing more) if `values` is not one value per state.
+    /// leg tuples, or `None` (storing nothing) if `values` is not one value per state.
     pub fn restore_wavefront(&self, total: usize, values: &[u16]) -> Option<u64> {
-        let mut states = 0;
-        self.each_state_of(total, |_, _, _| states += 1);
+        let firsts = 0..valid_codes(self.h_max());
+        let states: usize = firsts
+            .clone()
+            .map(|first| {
+                let mut n = 0;
+                self.each_state_of(total, first, |_, _, _| n += 1);
+                n
+            })
+            .sum();
         if states != values.len() {
             return None;
         }
         let mut values = values.iter();
-        let tuples = self.each_state_of(total, |rows, s, codes| {
-            let g = *values.next().expect("counted");
-            rows.store(self, s, codes, g);
-        });
+        let tuples = firsts
+            .map(|first| {
+                self.each_state_of(total, first, |rows, s, codes| {
+                    let g = *values.next().expect("counted");
+                    rows.store(self, s, codes, g);
+                })
+            })
+            .sum();
         Some(tuples)
     }
 

@@ -426,3 +426,50 @@ impl<'a> SpiderGpu<'a> {
         }))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A fill saved to a checkpoint and cut short anywhere (a kill) resumes to the same values
+    /// as a fill without one; a checkpoint of other legs is refused.
+    #[test]
+    fn checkpointed_fills_resume_to_the_same_values() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("spiders.ckpt");
+        let want = SpiderFill::Cpu.spiders(3, 25, None, |_| ()).unwrap().values;
+        let fresh = Saving {
+            path: &path,
+            resume: false,
+        };
+        let whole = SpiderFill::Cpu.spiders(3, 25, Some(fresh), |_| ()).unwrap();
+        assert_eq!(whole.values, want);
+        let full = std::fs::read(&path).unwrap();
+        for keep in [0.0, 0.25, 0.5, 0.9, 1.0] {
+            let cut = ((full.len() as f64) * keep) as usize;
+            std::fs::write(&path, &full[..cut.max(70)]).unwrap();
+            let resumed = Saving {
+                path: &path,
+                resume: true,
+            };
+            let mut tuples = 0;
+            let got = SpiderFill::Cpu
+                .spiders(3, 25, Some(resumed), |done| tuples += done)
+                .unwrap();
+            assert_eq!(got.values, want, "kept {keep}");
+            assert_eq!(tuples, SpiderTable::tuples(3, 25), "kept {keep}");
+        }
+        let other = Saving {
+            path: &path,
+            resume: true,
+        };
+        let err = SpiderFill::Cpu
+            .spiders(3, 24, Some(other), |_| ())
+            .err()
+            .unwrap();
+        assert!(
+            err.to_string().contains("--leg-max 25 there, 24 here"),
+            "{err}"
+        );
+    }
+}

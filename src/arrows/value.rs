@@ -48,10 +48,10 @@ pub struct ArrowsReport {
 /// Which solver values the tree.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Solver {
-    /// The raw rules (memo within a budget in bytes).
-    Reference { budget: u64 },
-    /// The normal form with a memo of canonical components (within a budget in bytes).
-    NormalForm { budget: u64 },
+    /// The raw rules (memo within a budget).
+    Reference { budget: Budget },
+    /// The normal form with a memo of canonical components (within a budget).
+    NormalForm { budget: Budget },
     /// Spider states (Proposition 6.1) in a table with one slot per leg: polynomial in the
     /// legs where the normal form is exponential. The tree must be a spider
     /// ([`Tree::spider_legs`]) that [`fits_slots`](super::spider::fits_slots).
@@ -64,9 +64,7 @@ impl Solver {
     /// refused before it is allocated).
     pub fn for_tree(tree: &Tree, reference: bool, budget: Budget) -> Result<Self, OverBudget> {
         if reference {
-            return Ok(Solver::Reference {
-                budget: budget.bytes(),
-            });
+            return Ok(Solver::Reference { budget });
         }
         let legs = tree.spider_legs().map(|legs| Tree::leg_lengths(&legs));
         match legs {
@@ -76,9 +74,7 @@ impl Solver {
                 })?;
                 Ok(Solver::SpiderStates)
             }
-            _ => Ok(Solver::NormalForm {
-                budget: budget.bytes(),
-            }),
+            _ => Ok(Solver::NormalForm { budget }),
         }
     }
 
@@ -126,7 +122,7 @@ pub fn describe(tree: &Tree, solver: Solver) -> Result<ArrowsReport, ReferenceEr
                 return Err(ReferenceError::MemoOverBudget {
                     tree: tree.to_string(),
                     components: nf.len(),
-                    budget,
+                    budget: budget.bytes(),
                 });
             }
             (g, pieces, first)
@@ -236,12 +232,24 @@ mod tests {
     #[test]
     fn normal_form_stops_at_its_budget() {
         let tree: Tree = "H:2,3/4/3,4".parse().unwrap();
-        let err = describe(&tree, Solver::NormalForm { budget: 1024 }).unwrap_err();
+        let err = describe(
+            &tree,
+            Solver::NormalForm {
+                budget: Budget::new(1024),
+            },
+        )
+        .unwrap_err();
         assert!(
             matches!(err, ReferenceError::MemoOverBudget { components, .. } if components < 672),
             "{err}"
         );
-        let full = describe(&tree, Solver::NormalForm { budget: u64::MAX }).unwrap();
+        let full = describe(
+            &tree,
+            Solver::NormalForm {
+                budget: Budget::UNLIMITED,
+            },
+        )
+        .unwrap();
         assert_eq!(full.g, 0);
     }
 
@@ -262,7 +270,13 @@ mod tests {
         spiders.extend([vec![1, 2, 3, 4], vec![3, 1, 2, 2], vec![2, 1, 1, 3, 1]]);
         for legs in spiders {
             let tree = Tree::spider(&legs).unwrap();
-            let nf = describe(&tree, Solver::NormalForm { budget: u64::MAX }).unwrap();
+            let nf = describe(
+                &tree,
+                Solver::NormalForm {
+                    budget: Budget::UNLIMITED,
+                },
+            )
+            .unwrap();
             let ss = describe(&tree, Solver::SpiderStates).unwrap();
             let values = |r: &ArrowsReport| {
                 let moves: Vec<_> = r

@@ -58,20 +58,8 @@ pub enum SubCommand {
     Theta(ThetaArgs),
 }
 
-/// Largest `b` of `sub theta`: its work grows as `(a + b)^2` (about a second at this bound).
-const THETA_MAX_B: usize = 10_000;
-
 fn parse_base(s: &str) -> Result<(usize, usize), String> {
-    let bad = || format!("expected a,b with 1 <= a < b <= {THETA_MAX_B}, e.g. 3,8; got '{s}'");
-    let (a, b) = s.split_once(',').ok_or_else(bad)?;
-    let (a, b) = (
-        a.trim().parse::<usize>().map_err(|_| bad())?,
-        b.trim().parse::<usize>().map_err(|_| bad())?,
-    );
-    if a == 0 || a >= b || b > THETA_MAX_B {
-        return Err(bad());
-    }
-    Ok((a, b))
+    nimseq::subtraction::theory::base::parse_pair(s)
 }
 
 #[derive(Args, Debug)]
@@ -148,15 +136,8 @@ pub struct CheckpointArgs {
     pub resume: bool,
 }
 
-/// Runs of this length are forbidden (k >= 2; 3 is Inverse Treblecross).
 fn parse_k(s: &str) -> Result<u32, String> {
-    let k: u32 = s
-        .parse()
-        .map_err(|_| format!("expected a whole number, got '{s}'"))?;
-    if !(2..=64).contains(&k) {
-        return Err(format!("k = {k}: k must be between 2 and 64"));
-    }
-    Ok(k)
+    nimseq::kcross::board::parse_k(s)
 }
 
 #[derive(Args, Debug)]
@@ -180,6 +161,32 @@ pub enum TableFormat {
     Csv,
     /// One JSON object with the values and the observed periods.
     Json,
+}
+
+/// What the k-cross series commands (`seq`, `single`, `ring`, `table`) share: the engine, the
+/// checkpoint of their table, and the output.
+#[derive(Args, Debug)]
+pub struct SeriesArgs {
+    #[command(flatten)]
+    pub engine: KcrossEngineArgs,
+    #[command(flatten)]
+    pub checkpoint: CheckpointArgs,
+    #[command(flatten)]
+    pub output: SeriesOutput,
+}
+
+impl KcrossCommand {
+    /// The engine's flags, and the series flags of a series command.
+    pub fn flags(&self) -> (&KcrossEngineArgs, Option<&SeriesArgs>) {
+        let series = match self {
+            KcrossCommand::Value(a) => return (&a.engine, None),
+            KcrossCommand::Seq(a) => &a.series,
+            KcrossCommand::Single(a) => &a.series,
+            KcrossCommand::Ring(a) => &a.series,
+            KcrossCommand::Table(a) => &a.series,
+        };
+        (&series.engine, Some(series))
+    }
 }
 
 /// How the k-cross series commands print their values.
@@ -218,11 +225,7 @@ pub struct KcrossSeqArgs {
     #[arg(long, default_value_t = 50)]
     pub n_max: usize,
     #[command(flatten)]
-    pub engine: KcrossEngineArgs,
-    #[command(flatten)]
-    pub checkpoint: CheckpointArgs,
-    #[command(flatten)]
-    pub output: SeriesOutput,
+    pub series: SeriesArgs,
 }
 
 #[derive(Args, Debug)]
@@ -236,11 +239,7 @@ pub struct KcrossSingleArgs {
     #[arg(long, default_value_t = 15)]
     pub b_max: usize,
     #[command(flatten)]
-    pub engine: KcrossEngineArgs,
-    #[command(flatten)]
-    pub checkpoint: CheckpointArgs,
-    #[command(flatten)]
-    pub output: SeriesOutput,
+    pub series: SeriesArgs,
 }
 
 #[derive(Args, Debug)]
@@ -251,11 +250,7 @@ pub struct KcrossRingArgs {
     #[arg(long, default_value_t = 40)]
     pub l_max: usize,
     #[command(flatten)]
-    pub engine: KcrossEngineArgs,
-    #[command(flatten)]
-    pub checkpoint: CheckpointArgs,
-    #[command(flatten)]
-    pub output: SeriesOutput,
+    pub series: SeriesArgs,
 }
 
 #[derive(Args, Debug)]
@@ -270,11 +265,7 @@ pub struct KcrossTableArgs {
     #[arg(long, default_value_t = 25)]
     pub n_max: usize,
     #[command(flatten)]
-    pub engine: KcrossEngineArgs,
-    #[command(flatten)]
-    pub checkpoint: CheckpointArgs,
-    #[command(flatten)]
-    pub output: SeriesOutput,
+    pub series: SeriesArgs,
 }
 
 #[derive(Subcommand, Debug)]
@@ -390,8 +381,6 @@ pub struct BenchArrowsArgs {
     #[arg(long)]
     pub reference: bool,
     #[command(flatten)]
-    pub memory: MemoryArgs,
-    #[command(flatten)]
     pub runs: BenchRuns,
 }
 
@@ -405,6 +394,8 @@ pub struct BenchRuns {
     /// shown. On a shared machine single runs vary by tens of percent.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=100))]
     pub repeat: u32,
+    #[command(flatten)]
+    pub memory: MemoryArgs,
 }
 
 #[derive(Args, Debug)]
@@ -417,8 +408,6 @@ pub struct BenchKcrossArgs {
     /// Also time the raw rules (exponential: up to about 25 cells in seconds).
     #[arg(long)]
     pub reference: bool,
-    #[command(flatten)]
-    pub memory: MemoryArgs,
     #[command(flatten)]
     pub runs: BenchRuns,
 }

@@ -87,7 +87,7 @@ fn census_command(args: ArrowsCensusArgs) -> Result<()> {
     let mut valuer = match args.backend {
         // Each tree's raw-rules memo gets a share of the budget per thread.
         CpuChoice::Reference => Valuer::Raw {
-            budget: budget.share(rayon::current_num_threads() as u64).bytes(),
+            budget: budget.share(rayon::current_num_threads() as u64),
         },
         CpuChoice::Cpu | CpuChoice::Auto => Valuer::NormalForm(&mut memo),
     };
@@ -100,13 +100,9 @@ fn census_command(args: ArrowsCensusArgs) -> Result<()> {
     let bar = nimseq::output::progress_bar(total, "trees");
     for n in sizes {
         bar.set_message(format!("n = {n}"));
-        let row = census(
-            n,
-            &mut valuer,
-            args.list_violators,
-            budget.bytes(),
-            |done| bar.inc(done),
-        )
+        let row = census(n, &mut valuer, args.list_violators, budget, |done| {
+            bar.inc(done)
+        })
         .map_err(|e| InputError(format!("{e}; lower --n-max or raise --mem-budget")))?;
         rows.push(row);
     }

@@ -17,7 +17,7 @@ use nimseq::subtraction::scan::Backend;
 pub fn run(command: BenchCommand) -> Result<()> {
     match command {
         BenchCommand::Kcross(args) => {
-            let (k, n, budget) = (args.k as usize, args.n_max, args.memory.budget());
+            let (k, n, budget) = (args.k as usize, args.n_max, args.runs.memory.budget());
             sequences::check_size(k, n, false, budget)?;
             eprintln!("timing G([n]) for n <= {n}, k = {k}");
             let gpu = bench_gpu(args.runs.no_gpu);
@@ -34,7 +34,7 @@ pub fn run(command: BenchCommand) -> Result<()> {
         }
         BenchCommand::Arrows(args) => {
             let (legs, h) = (args.legs as usize, args.leg_max as usize);
-            spider::check_table(legs, h, args.memory.budget())?;
+            spider::check_table(legs, h, args.runs.memory.budget())?;
             eprintln!("timing the table of every {legs}-leg spider with legs <= {h}");
             let gpu = bench_gpu(args.runs.no_gpu);
             let kernel = gpu.as_ref().map(SpiderGpu::new).transpose()?;
@@ -50,7 +50,7 @@ pub fn run(command: BenchCommand) -> Result<()> {
         }
         BenchCommand::Sub(args) => {
             super::keep_freed_memory();
-            let c_max = args.c_max;
+            let (c_max, budget) = (args.c_max, args.runs.memory.budget());
             eprintln!(
                 "timing a scan of every triple with c <= {c_max} ({} round(s), fastest shown)",
                 args.runs.repeat
@@ -70,19 +70,21 @@ pub fn run(command: BenchCommand) -> Result<()> {
                             let peer = peer.expect("a peer is timed only when given");
                             time_peer(peer, c_max).context("running the peer")?
                         }
-                        (Timed::Reference, _) => time_scan(c_max, &Backend::Reference, label)?,
+                        (Timed::Reference, _) => {
+                            time_scan(c_max, &Backend::Reference, budget, label)?
+                        }
                         (Timed::Gpu, Some(backend @ Backend::Gpu(kernel))) => {
                             // The figures printed are the last round's.
                             kernel.take_stats();
-                            time_scan(c_max, backend, label)?
+                            time_scan(c_max, backend, budget, label)?
                         }
-                        _ => time_scan(c_max, &Backend::Cpu, label)?,
+                        _ => time_scan(c_max, &Backend::Cpu, budget, label)?,
                     })
                 },
             )?;
             let figures = match (&gpu, &gpu_backend) {
                 (Some(ctx), Some(Backend::Gpu(kernel))) => {
-                    Some(gpu_figures(ctx, c_max, kernel.take_stats())?)
+                    Some(gpu_figures(ctx, c_max, budget, kernel.take_stats())?)
                 }
                 _ => None,
             };

@@ -24,13 +24,8 @@ use nimseq::memory::{Budget, human_bytes};
 use nimseq::output::checkpoint;
 
 pub fn run(command: KcrossCommand) -> Result<()> {
-    let (engine, saving) = match &command {
-        KcrossCommand::Value(a) => (&a.engine, None),
-        KcrossCommand::Seq(a) => (&a.engine, Some(&a.checkpoint)),
-        KcrossCommand::Single(a) => (&a.engine, Some(&a.checkpoint)),
-        KcrossCommand::Ring(a) => (&a.engine, Some(&a.checkpoint)),
-        KcrossCommand::Table(a) => (&a.engine, Some(&a.checkpoint)),
-    };
+    let (engine, series) = command.flags();
+    let saving = series.map(|s| &s.checkpoint);
     let (choice, budget) = (engine.backend, engine.memory.budget());
     let reference = choice == BackendChoice::Reference;
     // Input errors first: no adapter is probed for a command that cannot run.
@@ -82,7 +77,7 @@ pub fn run(command: KcrossCommand) -> Result<()> {
         saving,
         several,
     };
-    let (report, output) = match &command {
+    let report = match &command {
         KcrossCommand::Value(args) => {
             let k = args.k as usize;
             let size = value_size(&args.board, k);
@@ -91,18 +86,12 @@ pub fn run(command: KcrossCommand) -> Result<()> {
             return print::report(&report, args.format);
         }
         KcrossCommand::Seq(args) => {
-            let mut solver = builder.solver(args.k, args.n_max, budget, Boards::EmptyStrips)?;
-            let values = sequences::strips(&mut solver, args.n_max)?;
-            let series = vec![Series::new("k", args.k as usize, values)];
-            let report = Report::new(args.k.to_string(), "G([n])", "n", "k", series, false);
-            (report, &args.output)
+            let strips = (Boards::EmptyStrips, "G([n])", "n");
+            builder.one_series(args.k, args.n_max, budget, strips, sequences::strips)?
         }
         KcrossCommand::Ring(args) => {
-            let mut solver = builder.solver(args.k, args.l_max, budget, Boards::Any)?;
-            let values = sequences::rings(&mut solver, args.l_max)?;
-            let series = vec![Series::new("k", args.k as usize, values)];
-            let report = Report::new(args.k.to_string(), "G((l))", "l", "k", series, false);
-            (report, &args.output)
+            let rings = (Boards::Any, "G((l))", "l");
+            builder.one_series(args.k, args.l_max, budget, rings, sequences::rings)?
         }
         KcrossCommand::Single(args) => {
             let n = args.a_max + 1 + args.b_max;
@@ -113,8 +102,7 @@ pub fn run(command: KcrossCommand) -> Result<()> {
                     Ok(Series::new("a", a, values))
                 })
                 .collect::<Result<Vec<_>>>()?;
-            let report = Report::new(args.k.to_string(), "G([aXb])", "b", "a", series, true);
-            (report, &args.output)
+            Report::new(args.k.to_string(), "G([aXb])", "b", "a", series, true)
         }
         KcrossCommand::Table(args) => {
             let strips = |k: u32, budget: Budget| {
@@ -141,13 +129,10 @@ pub fn run(command: KcrossCommand) -> Result<()> {
                     .collect::<Result<Vec<_>>>()?,
             };
             let ks = format!("{}..{}", args.k_min, args.k_max);
-            (
-                Report::new(ks, "G([n])", "n", "k", series, false),
-                &args.output,
-            )
+            Report::new(ks, "G([n])", "n", "k", series, false)
         }
     };
-    write_report(&report, output)?;
+    write_report(&report, &series.expect("a series command").output)?;
     // The results are out: the checkpoints have served.
     for &(k, _) in &tables {
         if let Some(path) = builder.checkpoint_path(k) {
@@ -175,6 +160,21 @@ impl Builder<'_> {
         } else {
             path.to_path_buf()
         })
+    }
+
+    /// The one series of `k` up to `n` cells that `values` reads from a solver built for
+    /// `boards`, as a report of `what` over `index`.
+    fn one_series(
+        &self,
+        k: u32,
+        n: usize,
+        budget: Budget,
+        (boards, what, index): (Boards, &str, &str),
+        values: fn(&mut Solver, usize) -> Result<Vec<u8>, TableError>,
+    ) -> Result<Report> {
+        let mut solver = self.solver(k, n, budget, boards)?;
+        let series = vec![Series::new("k", k as usize, values(&mut solver, n)?)];
+        Ok(Report::new(k.to_string(), what, index, "k", series, false))
     }
 
     /// A solver within `budget`, saying on stderr how large its table is and how long it took.

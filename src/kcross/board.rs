@@ -23,6 +23,18 @@ pub struct BoardError {
 /// option's components, so the work grows as the square of its length (a second here).
 pub const MAX_CELLS: usize = 1 << 12;
 
+/// `k` as users type it: runs of this length are forbidden, `2 <= k <= 64` (3 is Inverse
+/// Treblecross).
+pub fn parse_k(s: &str) -> Result<u32, String> {
+    let k: u32 = s
+        .parse()
+        .map_err(|_| format!("expected a whole number, got '{s}'"))?;
+    if !(2..=64).contains(&k) {
+        return Err(format!("k = {k}: k must be between 2 and 64"));
+    }
+    Ok(k)
+}
+
 impl FromStr for Board {
     type Err = BoardError;
 

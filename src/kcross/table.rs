@@ -581,6 +581,39 @@ mod tests {
         out
     }
 
+    /// A build saved to a checkpoint and cut short anywhere (a kill) resumes to the same
+    /// words: at the width it started (2 bits here, to stay small), and after widening to 8.
+    #[test]
+    fn checkpointed_builds_resume_to_the_same_table() {
+        let hidden = indicatif::ProgressBar::hidden();
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("table.ckpt");
+        for (n, bits) in [(9, 2), (22, 8)] {
+            let narrow = Layout::with_bits(3, n, 2);
+            let want = ValueTable::build_cpu(narrow.clone(), Budget::UNLIMITED, &hidden).unwrap();
+            assert_eq!(want.layout.bits, bits);
+            let build = |resume| {
+                let saved = Resumable {
+                    path: &path,
+                    resume,
+                };
+                ValueTable::build_cpu_saved(narrow.clone(), Budget::UNLIMITED, &hidden, Some(saved))
+                    .unwrap()
+            };
+            let whole = build(false);
+            assert_eq!(whole.words, want.words);
+            let full = std::fs::read(&path).unwrap();
+            for keep in [0.0, 0.3, 0.7, 1.0] {
+                let cut = 20 + ((full.len() - 20) as f64 * keep) as usize;
+                std::fs::write(&path, &full[..cut.max(60)]).unwrap();
+                let table = build(true);
+                assert_eq!(table.layout.bits, bits, "kept {keep}");
+                assert_eq!(table.words, want.words, "n = {n}, kept {keep}");
+            }
+            std::fs::remove_file(&path).unwrap();
+        }
+    }
+
     /// A table started at 2 bits widens to 8 when a value passes 3, keeping what it had.
     #[test]
     fn widens_when_a_value_does_not_fit() {

@@ -17,6 +17,20 @@ use crate::period::ShiftCompare;
 /// here: the unchecked reads rely on the layout fitting the set). Reused across rulesets to
 /// avoid allocations.
 ///
+/// No call can hand it other moves than its own: extending `{1, 2}` with the moves of
+/// `{1, 100000}` read far out of bounds before, and now does not compile.
+/// ```compile_fail
+/// let mut planes = nimseq::subtraction::planes::Planes::default();
+/// planes.reset(&[1, 2]);
+/// planes.extend(&[1, 100000], 128);
+/// ```
+/// ```
+/// let mut planes = nimseq::subtraction::planes::Planes::default();
+/// planes.reset(&[1, 2]);
+/// planes.extend(128);
+/// assert_eq!(planes.value(127), 1);
+/// ```
+///
 /// Layout: the word holding positions `64w .. 64w + 64` of plane `v` is
 /// `words[(pad + w) * k + v]`, planes interleaved so that one position's planes are adjacent.
 /// `pad` zero rows in front make positions down to `-64 pad` readable (as "no value"), and one
@@ -459,6 +473,38 @@ mod tests {
             let got: Vec<u32> = (0..planes.known_len()).map(|x| planes.value(x)).collect();
             assert_eq!(got, want, "{set}");
         }
+    }
+
+    /// What the unchecked reads rely on is checked in every build (this runs in release with
+    /// `cargo test --release`): a set out of order, a count of near moves that is not the
+    /// set's, a guess made for another sequence.
+    #[test]
+    fn misuse_is_refused_not_undefined() {
+        use std::panic::catch_unwind;
+        assert!(catch_unwind(|| Planes::default().reset(&[100000, 1])).is_err());
+        assert!(catch_unwind(|| Planes::default().reset(&[0, 3])).is_err());
+        assert!(
+            catch_unwind(|| {
+                let mut planes = Planes::default();
+                planes.reset(&[1, 100000]);
+                planes.push_words::<2>(None, 0)
+            })
+            .is_err()
+        );
+        assert!(
+            catch_unwind(|| {
+                let mut other = Planes::default();
+                other.reset(&[1, 2, 3, 4, 5]);
+                let far = other.shifted(100000);
+                let mut planes = Planes::default();
+                planes.reset(&[1, 2]);
+                planes.push_words::<ANY_NEAR>(Some(&far), 0)
+            })
+            .is_err()
+        );
+        let mut planes = Planes::default();
+        planes.reset(&[1, 2]);
+        assert!(catch_unwind(move || planes.value(0)).is_err());
     }
 
     #[test]

@@ -169,3 +169,40 @@ pub fn refused_by(command: std::process::Command, naming: &str) -> String {
     );
     errors[0].to_string()
 }
+
+/// Runs `nimseq ARGS --checkpoint FILE`, kills it (SIGKILL) once FILE holds `bytes`, then runs
+/// it again with `--resume`; returns that run's stdout, after checking that the first run was
+/// killed before it finished and that the checkpoint is gone at the end.
+pub fn killed_then_resumed(args: &[&str], bytes: u64) -> Vec<u8> {
+    let dir = tempfile::tempdir().unwrap();
+    let checkpoint = dir.path().join("table.ckpt");
+    let mut child = nimseq()
+        .args(args)
+        .arg("--checkpoint")
+        .arg(&checkpoint)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let start = std::time::Instant::now();
+    while std::fs::metadata(&checkpoint).map_or(0, |m| m.len()) < bytes {
+        assert!(
+            start.elapsed().as_secs() < 60,
+            "{args:?}: the checkpoint never reached {bytes} bytes"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+    child.kill().unwrap();
+    let status = child.wait().unwrap();
+    assert!(!status.success(), "{args:?} finished before the kill");
+    let o = nimseq()
+        .args(args)
+        .arg("--checkpoint")
+        .arg(&checkpoint)
+        .arg("--resume")
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(!checkpoint.exists(), "the checkpoint stays after the run");
+    o.stdout
+}

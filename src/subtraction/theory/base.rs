@@ -2,6 +2,24 @@
 
 use std::fmt;
 
+/// Largest `b` of a base pair typed by a user (`sub theta`): the theory's work grows as
+/// `(a + b)^2`, about a second at this bound.
+pub const MAX_B: usize = 10_000;
+
+/// A base pair as users type it: `a,b` with `1 <= a < b <= MAX_B`.
+pub fn parse_pair(s: &str) -> Result<(usize, usize), String> {
+    let bad = || format!("expected a,b with 1 <= a < b <= {MAX_B}, e.g. 3,8; got '{s}'");
+    let (a, b) = s.split_once(',').ok_or_else(bad)?;
+    let (a, b) = (
+        a.trim().parse::<usize>().map_err(|_| bad())?,
+        b.trim().parse::<usize>().map_err(|_| bad())?,
+    );
+    if a == 0 || a >= b || b > MAX_B {
+        return Err(bad());
+    }
+    Ok((a, b))
+}
+
 /// The structural parameters of `(a, b)`, `1 <= a < b`, and the sets the tests need.
 #[derive(Clone, Debug)]
 pub struct Base {
