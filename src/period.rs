@@ -56,6 +56,7 @@ pub struct Period {
 }
 
 /// Whether the top `window` values match those `p` earlier: then `p` is an eventual period.
+#[inline(always)]
 fn top_window_matches<S: ShiftCompare + ?Sized>(seq: &S, window: usize, p: usize) -> bool {
     let len = seq.known_len();
     p >= 1
@@ -138,7 +139,9 @@ impl CandidateWatch {
 }
 
 /// The least period of `seq`, given that its top `window` values repeat `p` earlier (so `p` is
-/// an eventual period, proved).
+/// an eventual period, proved). Inlined: a scan asks twice per triple, from code compiled for
+/// its CPU's features.
+#[inline(always)]
 pub fn least_period<S: ShiftCompare + ?Sized>(seq: &S, window: usize, p: usize) -> usize {
     debug_assert!(top_window_matches(seq, window, p), "{p} is not proved");
     // Most proved periods are least: a difference among the newest values for each maximal

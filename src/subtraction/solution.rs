@@ -88,11 +88,19 @@ impl FullSearch {
         self.at
     }
 
+    /// Whether [`Self::settle`] has anything to do at `len` when no candidate proved a period:
+    /// a solve asks after every word, and this test is all most words cost.
+    #[inline(always)]
+    pub fn due(&self, len: usize) -> bool {
+        len >= self.at
+    }
+
     /// The end of each run of words of a solve with `window = max S`: the period `proved` by a
     /// candidate, or else the full search when due, then the outcome period and pre-period of
     /// what was proved. The nim period is an outcome period, and the outcome pre-period does not
     /// depend on which outcome period measures it; outcomes repeat wherever values do, so only
     /// positions below the nim pre-period are compared.
+    #[inline(always)]
     pub fn settle(
         &mut self,
         proved: Option<Period>,
@@ -102,7 +110,7 @@ impl FullSearch {
     ) -> Settled {
         let len = values.known_len();
         let mut proved = proved;
-        if len >= self.at {
+        if self.due(len) {
             self.at = (2 * len).min(self.max_len);
             proved = proved.or_else(|| certify(values, window, [], true));
         }

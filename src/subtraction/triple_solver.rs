@@ -217,6 +217,8 @@ pub struct TripleSolver {
     /// than the length limit, bounded the last solve.
     max_rows: usize,
     by_memory: bool,
+    /// Values the rows past the pad hold room for (with the row after them).
+    room: usize,
     /// The faster math, where the CPU has it.
     #[cfg(target_arch = "x86_64")]
     avx512: Option<Avx512>,
@@ -230,6 +232,7 @@ impl Default for TripleSolver {
             len: 0,
             max_rows: usize::MAX,
             by_memory: false,
+            room: 0,
             #[cfg(target_arch = "x86_64")]
             avx512: Avx512::detect(),
         }
@@ -421,11 +424,16 @@ impl TripleSolver {
                     preperiod: clean_from - w.p,
                 });
             }
-            let values = self.values();
-            match search.settle(proved, &values, &Outcomes(values), c) {
-                Settled::Solved(solution) => return Some(solution),
-                Settled::GaveUp => return None,
-                Settled::Going => self.make_room(self.len + 64),
+            if proved.is_some() || search.due(self.len) {
+                let values = self.values();
+                match search.settle(proved, &values, &Outcomes(values), c) {
+                    Settled::Solved(solution) => return Some(solution),
+                    Settled::GaveUp => return None,
+                    Settled::Going => {}
+                }
+            }
+            if self.len + 64 > self.room {
+                self.make_room(self.len + 64);
             }
         }
     }
@@ -440,6 +448,7 @@ impl TripleSolver {
             let doubled = (2 * self.rows.len()).min(self.max_rows);
             self.rows.resize(rows.max(doubled), NONE);
         }
+        self.room = 64 * (self.rows.len() - self.pad - 1);
     }
 
     /// `G(x)` of the last triple solved, `x` below the length it computed.
