@@ -301,7 +301,22 @@ fn killed_spider_table_resumes_byte_identical() {
     assert_eq!(resumed, whole.stdout);
 }
 
+/// A tree with no markable edge has no move: the player to move loses, and says so.
+fn a_tree_without_moves_says_the_player_to_move_loses() {
+    let o = nimseq()
+        .args(["arrows", "value", "path:2"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success());
+    assert!(
+        text.contains("winning      none: the player to move has no move, and loses"),
+        "{text}"
+    );
+}
+
 trials!(
+    a_tree_without_moves_says_the_player_to_move_loses,
     killed_spider_table_resumes_byte_identical,
     value_of_the_papers_counterexample,
     bad_trees_get_one_line_and_exit_code_2,

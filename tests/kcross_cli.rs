@@ -21,6 +21,39 @@ fn column(csv: &str) -> Vec<u8> {
         .collect()
 }
 
+/// A position with no legal move says so.
+fn a_position_without_moves_says_the_player_to_move_loses() {
+    let (text, _) = run(&["kcross", "value", "[X1X]", "--k", "3", "--backend", "cpu"]);
+    assert!(text.contains("value        0"), "{text}");
+    assert!(
+        text.contains("winning      none: the player to move has no move, and loses"),
+        "{text}"
+    );
+}
+
+/// `WGPU_ADAPTER_NAME` naming no adapter is an error listing those found, under `auto` too.
+fn an_adapter_name_that_matches_none_is_refused() {
+    for backend in ["gpu", "auto"] {
+        let mut refused = nimseq();
+        refused
+            .args([
+                "kcross",
+                "seq",
+                "--k",
+                "3",
+                "--n-max",
+                "5",
+                "--backend",
+                backend,
+            ])
+            .env("WGPU_ADAPTER_NAME", "no such adapter");
+        crate::common::refused_by(
+            refused,
+            "WGPU_ADAPTER_NAME: no adapter named like 'no such adapter'; found: ",
+        );
+    }
+}
+
 fn value_and_winning_moves() {
     let (text, _) = run(&["kcross", "value", "[1X3]", "--k", "3", "--backend", "cpu"]);
     // The paper's Table 5.1: G([1X3]) = 3.
@@ -392,6 +425,8 @@ fn killed_table_resumes_byte_identical() {
 }
 
 trials!(
+    a_position_without_moves_says_the_player_to_move_loses,
+    an_adapter_name_that_matches_none_is_refused,
     killed_table_resumes_byte_identical,
     value_and_winning_moves,
     seq_matches_theorem_1_1_and_a002187,

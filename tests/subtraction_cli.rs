@@ -258,6 +258,17 @@ fn resume_after_a_killed_run_is_byte_identical() {
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(stderr(&o).contains("add --resume"));
 
+    // Resuming with other flags is refused, in words.
+    let mut other = args.to_vec();
+    other[3] = "71";
+    let o = scan_into(&other, &["--resume", "--theory"], &cut);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("--c-max 70 there, 71 here; --theory false there, true here"),
+        "{}",
+        stderr(&o)
+    );
+
     let o = scan_into(&args, &["--resume"], &cut);
     assert!(o.status.success(), "{}", stderr(&o));
     assert_eq!(fs::read(&cut).unwrap(), fs::read(&whole).unwrap());
@@ -267,6 +278,12 @@ fn resume_after_a_killed_run_is_byte_identical() {
         "{}",
         stderr(&o)
     );
+    // A finished scan keeps no checkpoint; there is nothing left to resume.
+    assert!(!checkpoint.exists());
+    assert!(!dir.path().join("whole.csv.checkpoint").exists());
+    let o = scan_into(&args, &["--resume"], &cut);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("it is finished"), "{}", stderr(&o));
 }
 
 fn scan_theory_columns() {

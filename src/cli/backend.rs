@@ -47,6 +47,8 @@ pub fn choose(choice: BackendChoice) -> Result<Chosen, GpuError> {
                 );
                 Chosen::Cpu
             }
+            // A setting the user made (an adapter by name, a binding size) is theirs to fix.
+            Err(e @ GpuError::Setting { .. }) => return Err(e),
             Err(e) => {
                 eprintln!("backend: cpu ({e})");
                 Chosen::Cpu
