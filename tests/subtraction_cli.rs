@@ -521,6 +521,18 @@ fn bad_input_gets_one_line_and_exit_code_2() {
     for (args, naming) in cases {
         crate::common::refused(args, naming);
     }
+    crate::common::refused(
+        &[
+            "sub",
+            "ppos",
+            "3,8,1000",
+            "--count",
+            "100000",
+            "--mem-budget",
+            "100M",
+        ],
+        "over the memory budget of 100.0 MiB",
+    );
 }
 
 /// `--max-len` counts in whole words of 64 values, and says so.

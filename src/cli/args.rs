@@ -524,6 +524,8 @@ pub struct PposArgs {
     /// How many P-positions to list.
     #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
     pub count: u64,
+    #[command(flatten)]
+    pub memory: MemoryArgs,
     /// Text for reading, or one JSON object.
     #[arg(long, value_enum, default_value_t = SeqFormat::Text)]
     pub format: SeqFormat,

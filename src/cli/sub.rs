@@ -26,7 +26,7 @@ pub fn run(command: SubCommand) -> Result<()> {
         SubCommand::Scan(args) => scan(args),
         SubCommand::Survey(args) => survey(args),
         SubCommand::Ppos(args) => {
-            let report = PposReport::for_set(&args.set, args.count as usize)?;
+            let report = PposReport::for_set(&args.set, args.count as usize, args.memory.budget())?;
             print::report(&report, args.format)
         }
         SubCommand::Theta(args) => {

@@ -7,6 +7,7 @@ use super::base::Base;
 use super::predict::{Prediction, Zone, predict};
 use super::{additive_period, gcd};
 use crate::InputError;
+use crate::memory::Budget;
 
 /// `w_B(n)`: the `n`-th P-position of the base game `{a, b}` (Proposition 7).
 fn w_base(base: &Base, n: usize) -> usize {
@@ -135,9 +136,9 @@ impl PposReport {
     ///
     /// # Panics
     /// If `g` holds fewer than `count` P-positions.
-    /// The first `count` P-positions of the triple `set`, refused if it is not a triple or
-    /// `count` may need more than [`MAX_LEN`] values.
-    pub fn for_set(set: &Ruleset, count: usize) -> Result<Self, InputError> {
+    /// The first `count` P-positions of the triple `set`, refused if it is not a triple, or
+    /// `count` may need more than [`MAX_LEN`] values or more than `budget` holds.
+    pub fn for_set(set: &Ruleset, count: usize, budget: Budget) -> Result<Self, InputError> {
         let &[a, b, c] = set.moves() else {
             return Err(InputError(format!(
                 "ppos needs three moves a,b,c; got {set}"
@@ -153,6 +154,12 @@ impl PposReport {
                     "--count {count} with c = {c} may need more than {MAX_LEN} values; lower --count"
                 ))
             })?;
+        // The values (4 bytes each) and their bit planes (a word of 64 per move, grown by
+        // doubling).
+        let bytes = len as u64 * 4 + (len as u64).div_ceil(64) * 3 * 8 * 2;
+        budget
+            .check(bytes, || format!("--count {count} for {set}"))
+            .map_err(|e| InputError(e.to_string()))?;
         let mut planes = Planes::default();
         planes.reset(set.moves());
         planes.extend(len);
