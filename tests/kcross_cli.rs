@@ -36,16 +36,8 @@ fn an_adapter_name_that_matches_none_is_refused() {
     for backend in ["gpu", "auto"] {
         let mut refused = nimseq();
         refused
-            .args([
-                "kcross",
-                "seq",
-                "--k",
-                "3",
-                "--n-max",
-                "5",
-                "--backend",
-                backend,
-            ])
+            .args("kcross seq --k 3 --n-max 5 --backend".split(' '))
+            .arg(backend)
             .env("WGPU_ADAPTER_NAME", "no such adapter");
         crate::common::refused_by(
             refused,
