@@ -20,6 +20,7 @@ pub mod gpu;
 pub mod kcross;
 pub mod memory;
 pub mod mex;
+pub mod octal;
 pub mod output;
 pub mod period;
 pub mod subtraction;

@@ -14,6 +14,7 @@ use nimseq::arrows::spider_gpu::FillError;
 use nimseq::gpu::GpuError;
 use nimseq::kcross::table::TableError;
 use nimseq::memory::OverBudget;
+use nimseq::octal::seq::OctalError;
 use nimseq::output::checkpoint::CheckpointError;
 use nimseq::output::resumable::ResumeError;
 use nimseq::subtraction::scan::ScanError;
@@ -58,6 +59,10 @@ fn is_bad_input(e: &anyhow::Error) -> bool {
             || c.is::<CheckpointError>()
             || c.is::<ReferenceError>()
             || matches!(c.downcast_ref::<SeqError>(), Some(SeqError::OverBudget(_)))
+            || matches!(
+                c.downcast_ref::<OctalError>(),
+                Some(OctalError::OverBudget(_))
+            )
             || matches!(
                 c.downcast_ref::<TableError>(),
                 Some(

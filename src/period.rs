@@ -184,6 +184,44 @@ pub fn certify<S: ShiftCompare + ?Sized>(
     })
 }
 
+/// Certified least period and pre-period of the prefix `seq` of an octal game with a splitting
+/// move and last digit index `t`, by the periodicity theorem of Guy and Smith (spec `octal.md`
+/// section 2): `s(n + p) = s(n)` for `n0 <= n < 2 n0 + p + t` makes `p` a period from `n0` on.
+/// `None` if the prefix proves no period yet.
+///
+/// Every `p` is tried, with `n0` one past its last mismatch in the prefix; the first whose window
+/// fits the prefix (`2 n0 + 2p + t <= len`) is a proved period (the window alone makes it one,
+/// whatever was skipped on the way). The least period divides it and
+/// has no mismatch in its tail, so it is the least divisor matching a full period at the top,
+/// and its own window lies inside the prefix too (its `n0` and `p` are no larger).
+pub fn certify_splitting<S: ShiftCompare + ?Sized>(seq: &S, t: usize) -> Option<Period> {
+    let len = seq.known_len();
+    // The shifts that match all the way down to their n0: a multiple of one of them has no
+    // smaller n0 (short of a coincidence in the pre-period, which a longer prefix outgrows) and
+    // a longer window, so it is not scanned again (each such scan runs down the whole tail).
+    let mut matched: Vec<usize> = Vec::new();
+    // A window needs 2p + t values past n0 = 0 at least.
+    let proved = (1..=len.saturating_sub(t) / 2).find(|&p| {
+        if matched.iter().any(|&d| p.is_multiple_of(d)) {
+            return false;
+        }
+        let n0 = seq.last_mismatch(0, len - p, p).map_or(0, |x| x + 1);
+        if 2 * n0 + 2 * p + t <= len {
+            return true;
+        }
+        // The tail from n0 repeats p: at least a full window of p.
+        if n0 + 2 * p <= len {
+            matched.push(p);
+        }
+        false
+    })?;
+    let period = least_period(seq, proved, proved);
+    Some(Period {
+        period,
+        preperiod: preperiod(seq, period, len),
+    })
+}
+
 /// The pre-period of `seq`, given that `period` is a proved eventual period of it (any one: the
 /// pre-period does not depend on which) and that `s(x) = s(x + period)` for every `x >= bound`
 /// (so only `[0, bound)` is compared).

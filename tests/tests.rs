@@ -19,6 +19,7 @@ mod arrows_values;
 mod common;
 mod kcross_cli;
 mod kcross_values;
+mod octal;
 mod parsers;
 mod shaders;
 mod subtraction_cli;
@@ -32,6 +33,7 @@ fn main() {
         arrows_values::trials(),
         kcross_cli::trials(),
         kcross_values::trials(),
+        octal::trials(),
         parsers::trials(),
         shaders::trials(),
         subtraction_cli::trials(),

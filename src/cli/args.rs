@@ -8,6 +8,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use nimseq::arrows::Tree;
 use nimseq::kcross::Board;
 use nimseq::memory::Budget;
+use nimseq::octal::OctalCode;
 use nimseq::output::Format;
 use nimseq::subtraction::Ruleset;
 use nimseq::subtraction::scan::{DEFAULT_CHUNK_SIZE, Shard};
@@ -35,6 +36,9 @@ pub enum Command {
     /// Game of Arrows (Game of Cycles on trees): orient edges, never making a sink or source.
     #[command(subcommand, arg_required_else_help = true)]
     Arrows(ArrowsCommand),
+    /// Octal games d0.d1d2... (take-and-break: Kayles 0.77, Treblecross 0.007, ...).
+    #[command(subcommand, arg_required_else_help = true)]
+    Octal(OctalCommand),
     /// Compare the backends (and a peer program) on the same work, on this machine.
     #[command(subcommand, arg_required_else_help = true)]
     Bench(BenchCommand),
@@ -351,6 +355,52 @@ pub struct ArrowsValueArgs {
     /// allows). No GPU path: one tree is small work.
     #[arg(long, value_enum, default_value_t = CpuChoice::Auto)]
     pub backend: CpuChoice,
+    #[command(flatten)]
+    pub memory: MemoryArgs,
+    /// Text for reading, or one JSON object.
+    #[arg(long, value_enum, default_value_t = SeqFormat::Text)]
+    pub format: SeqFormat,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum OctalCommand {
+    /// One code: values, P-positions, the certified period and pre-period (Guy-Smith window),
+    /// the split's figures and ogsolve's checksum.
+    Seq(OctalSeqArgs),
+    /// Value frequencies, the rare/common split and the largest value of G(0..n-max).
+    Stats(OctalStatsArgs),
+}
+
+fn parse_code(s: &str) -> Result<OctalCode, String> {
+    s.parse::<OctalCode>().map_err(|e| e.reason)
+}
+
+#[derive(Args, Debug)]
+pub struct OctalSeqArgs {
+    /// The code d0.d1d2...dt: d0 is 0 or 4, the digits 0 to 7 (e.g. 0.77, 0.007, 4.07).
+    #[arg(value_parser = parse_code, allow_hyphen_values = true)]
+    pub code: OctalCode,
+    /// How many values to print.
+    #[arg(long, default_value_t = 40)]
+    pub len: usize,
+    /// Give up if no period is certified within this many values (a period is looked for at
+    /// each doubling of the length from 1024).
+    #[arg(long, default_value_t = 1 << 24)]
+    pub max_len: usize,
+    #[command(flatten)]
+    pub memory: MemoryArgs,
+    /// Text for reading, or one JSON object (also for a code not settled: certified false).
+    #[arg(long, value_enum, default_value_t = SeqFormat::Text)]
+    pub format: SeqFormat,
+}
+
+#[derive(Args, Debug)]
+pub struct OctalStatsArgs {
+    #[arg(value_parser = parse_code, allow_hyphen_values = true)]
+    pub code: OctalCode,
+    /// Values G(0..n-max) to compute.
+    #[arg(long, default_value_t = 1 << 16)]
+    pub n_max: usize,
     #[command(flatten)]
     pub memory: MemoryArgs,
     /// Text for reading, or one JSON object.

@@ -6,6 +6,7 @@ mod arrows;
 mod backend;
 mod bench;
 mod kcross;
+mod octal;
 mod print;
 mod sub;
 
@@ -18,6 +19,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Sub(command) => sub::run(command),
         Command::Kcross(command) => kcross::run(command),
         Command::Arrows(command) => arrows::run(command),
+        Command::Octal(command) => octal::run(command),
         Command::Bench(command) => bench::run(command),
     }
 }

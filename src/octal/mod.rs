@@ -1,0 +1,15 @@
+//! Octal games (take-and-break, spec `octal.md`): `d0.d1d2...dt`, the general family that
+//! subtraction games belong to.
+//!
+//! * [`code`]: codes as typed, checked.
+//! * [`reference`](mod@reference): the rule with every option listed, O(n^2): the oracle.
+//! * [`fast`]: the rare/common split, exact for any split and fast for a good one.
+//! * [`seq`]: one code in full: values, P-positions, the certified period (Guy-Smith window),
+//!   the ogsolve-compatible checksum, the split's figures.
+
+pub mod code;
+pub mod fast;
+pub mod reference;
+pub mod seq;
+
+pub use code::OctalCode;

@@ -1,0 +1,252 @@
+//! One code in full (`nimseq octal seq` and `stats`): values, P-positions, the period with the
+//! window that proves it, the ogsolve-compatible checksum, the split's figures.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use serde::Serialize;
+
+use super::code::OctalCode;
+use super::fast::{Engine, Split, TooLarge};
+use crate::memory::{Budget, OverBudget};
+use crate::period::{Period, certify, certify_splitting};
+
+/// The first length at which a period is looked for; it doubles from there.
+const FIRST_LOOK: usize = 1024;
+
+/// Why a code has no report.
+#[derive(Debug, thiserror::Error)]
+pub enum OctalError {
+    #[error(transparent)]
+    OverBudget(#[from] OverBudget),
+    #[error(transparent)]
+    TooLarge(#[from] TooLarge),
+}
+
+/// Bytes the values of `len` heap sizes take at most (the values, the rare list if every size
+/// were rare, the option table).
+pub fn memory(len: usize) -> u64 {
+    (len as u64).saturating_mul(4 + 8 + 4)
+}
+
+/// A certified period: `G(n + period) = G(n)` was checked for `n` in `[from, to)` within
+/// `G(0..checked_len)`, which proves it for every `n >= from`.
+#[derive(Clone, Debug, Serialize)]
+pub struct Certificate {
+    pub period: usize,
+    pub preperiod: usize,
+    pub from: usize,
+    pub to: usize,
+    /// `guy-smith` (a splitting code: the window `[n0, 2 n0 + p + t)`) or `last-t` (no split:
+    /// `[n0, n0 + t)`).
+    pub window: &'static str,
+}
+
+/// The rare/common split as last chosen.
+#[derive(Clone, Debug, Serialize)]
+pub struct SplitFigures {
+    pub kind: Split,
+    pub mask: u32,
+    pub rare_count: usize,
+    pub last_rare: Option<usize>,
+}
+
+/// Everything `nimseq octal seq` and `stats` show.
+#[derive(Clone, Debug, Serialize)]
+pub struct OctalReport {
+    pub code: String,
+    /// `G(0), ..., G(len - 1)` for the `--len` asked.
+    pub values: Vec<u32>,
+    pub p_positions: Vec<usize>,
+    pub certified: bool,
+    /// Whether a period was looked for (`seq`; `stats` computes values only).
+    #[serde(skip)]
+    pub looked: bool,
+    /// The certified period and its window, when one is proved.
+    pub certificate: Option<Certificate>,
+    /// Values computed.
+    pub computed: usize,
+    pub max_value: u32,
+    /// How often each value occurs among the values computed.
+    pub frequencies: BTreeMap<u32, u64>,
+    pub split: SplitFigures,
+    /// ogsolve's checksum of `G(0..=checksum_n)`.
+    pub checksum: String,
+    pub checksum_n: usize,
+}
+
+/// ogsolve's Fletcher-style checksum of `values` (spec `octal.md` section 4).
+pub fn checksum(values: &[u32]) -> String {
+    let (mut s0, mut s1) = (0u16, 0u16);
+    for &g in values {
+        s0 = s0.wrapping_add(g as u16);
+        s1 = s1.wrapping_add(s0);
+    }
+    format!("{:08x}", (u32::from(s1) << 16) | u32::from(s0))
+}
+
+/// The period the prefix `g` of `code` proves, if any, with its window.
+pub fn certify_prefix(code: &OctalCode, g: &[u32]) -> Option<Certificate> {
+    let t = code.t();
+    let (found, window): (Option<Period>, _) = if code.splits() {
+        (certify_splitting(g, t), "guy-smith")
+    } else {
+        (certify(g, t, [], true), "last-t")
+    };
+    found.map(|p| {
+        let (from, to) = if code.splits() {
+            (p.preperiod, 2 * p.preperiod + p.period + t)
+        } else {
+            (p.preperiod, p.preperiod + t)
+        };
+        Certificate {
+            period: p.period,
+            preperiod: p.preperiod,
+            from,
+            to,
+            window,
+        }
+    })
+}
+
+/// Computes `code` until a period is certified (looking at each doubling of the length) or
+/// `max_len` values, refused first if that may not fit `budget`; `len` values are shown.
+/// With `look_for_period` false (`stats`), `max_len` values are computed and none is
+/// certified.
+pub fn describe(
+    code: &OctalCode,
+    len: usize,
+    max_len: usize,
+    look_for_period: bool,
+    budget: Budget,
+) -> Result<OctalReport, OctalError> {
+    let target = max_len.max(len);
+    budget.check(memory(target), || format!("{target} values of {code}"))?;
+    let mut engine = Engine::new(code);
+    let mut certificate = None;
+    if look_for_period {
+        let mut at = FIRST_LOOK.max(4 * code.t()).min(max_len);
+        loop {
+            engine.extend(at)?;
+            certificate = certify_prefix(code, engine.values());
+            if certificate.is_some() || at >= max_len {
+                break;
+            }
+            at = (2 * at).min(max_len);
+        }
+    }
+    // `stats` computes what it was asked; `seq` what it showed or certified.
+    let last = if look_for_period { len } else { target };
+    engine.extend(last)?;
+    let g = engine.values();
+    let mut frequencies = BTreeMap::new();
+    for &v in g {
+        *frequencies.entry(v).or_insert(0) += 1;
+    }
+    let (kind, mask, rare) = engine.split();
+    Ok(OctalReport {
+        code: code.to_string(),
+        values: g[..len].to_vec(),
+        p_positions: (0..len).filter(|&n| g[n] == 0).collect(),
+        certified: certificate.is_some(),
+        looked: look_for_period,
+        certificate,
+        computed: g.len(),
+        max_value: g.iter().copied().max().unwrap_or(0),
+        frequencies,
+        split: SplitFigures {
+            kind,
+            mask,
+            rare_count: rare.len(),
+            last_rare: rare.last().map(|&(s, _)| s as usize),
+        },
+        checksum: checksum(g),
+        checksum_n: g.len().saturating_sub(1),
+    })
+}
+
+/// Values as digits when all are below 10, else comma-separated.
+fn word(values: &[u32]) -> String {
+    if values.iter().all(|&v| v < 10) {
+        values.iter().map(|v| v.to_string()).collect()
+    } else {
+        let v: Vec<String> = values.iter().map(u32::to_string).collect();
+        v.join(",")
+    }
+}
+
+impl fmt::Display for OctalReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "code         {}", self.code)?;
+        if !self.values.is_empty() {
+            writeln!(
+                f,
+                "values       G(0..{}) = {}",
+                self.values.len(),
+                word(&self.values)
+            )?;
+            let ps: Vec<String> = self.p_positions.iter().map(usize::to_string).collect();
+            writeln!(
+                f,
+                "P-positions  {} (below {})",
+                ps.join(" "),
+                self.values.len()
+            )?;
+        }
+        match &self.certificate {
+            Some(c) => {
+                let kind = if c.preperiod == 0 {
+                    "purely periodic"
+                } else {
+                    "pre-periodic"
+                };
+                writeln!(
+                    f,
+                    "period       {}, pre-period {} ({kind})",
+                    c.period, c.preperiod
+                )?;
+                let why = match c.window {
+                    "guy-smith" => "the Guy-Smith window 2 n0 + p + t",
+                    _ => "t values past n0 (no move splits a heap)",
+                };
+                writeln!(
+                    f,
+                    "certificate  G(n+{}) = G(n) for n in [{}, {}), checked within G(0..{}): {why}, so for all n >= {}",
+                    c.period, c.from, c.to, self.computed, c.from
+                )?;
+            }
+            None if self.looked => writeln!(
+                f,
+                "period       none certified within G(0..{}) (raise --max-len to look further)",
+                self.computed
+            )?,
+            None => writeln!(f, "computed     G(0..{})", self.computed)?,
+        }
+        writeln!(f, "largest      {}", self.max_value)?;
+        let s = &self.split;
+        writeln!(
+            f,
+            "split        {:?} split, mask {:#x}: {} rare sizes{}",
+            s.kind,
+            s.mask,
+            s.rare_count,
+            s.last_rare
+                .map_or(String::new(), |r| format!(", the last at {r}"))
+        )?;
+        write!(
+            f,
+            "checksum     {} (ogsolve's, of G(0..={}))",
+            self.checksum, self.checksum_n
+        )
+    }
+}
+
+/// The value frequencies, for `stats`, one line per value.
+pub fn frequency_lines(report: &OctalReport) -> String {
+    let lines: Vec<String> = report
+        .frequencies
+        .iter()
+        .map(|(v, n)| format!("g = {v:<4} {n} sizes"))
+        .collect();
+    lines.join("\n")
+}

@@ -1,0 +1,184 @@
+//! Octal games: the fast path against the reference, against the subtraction engine, against
+//! published values, and the CLI as a user runs it.
+
+use nimseq::memory::Budget;
+use nimseq::octal::fast::Engine;
+use nimseq::octal::seq::{certify_prefix, describe};
+use nimseq::octal::{OctalCode, reference};
+use nimseq::subtraction::{Ruleset, fast::FastSolver};
+use rand::{Rng, SeedableRng, rngs::StdRng};
+
+use crate::common::{fresh_seed, nimseq, refused};
+
+fn fast_values(code: &OctalCode, len: usize) -> Vec<u32> {
+    let mut engine = Engine::new(code);
+    engine.extend(len).unwrap();
+    engine.values().to_vec()
+}
+
+/// Every code of one and two digits (d0 = 0 or 4) to n = 2000, and random codes of three and
+/// four digits (fresh seed each run): the rare/common split equals the plain rule.
+fn fast_path_equals_the_reference() {
+    let mut codes: Vec<OctalCode> = Vec::new();
+    for d0 in [0, 4] {
+        for d1 in 0..8 {
+            for d2 in 0..8 {
+                let text = format!("{d0}.{d1}{d2}");
+                codes.extend(text.parse::<OctalCode>());
+            }
+        }
+    }
+    let seed = fresh_seed();
+    let mut rng = StdRng::seed_from_u64(seed);
+    for _ in 0..24 {
+        let digits = rng.random_range(3..=4);
+        let mut text = String::from("0.");
+        for i in 0..digits {
+            let low = if i + 1 == digits { 1 } else { 0 };
+            text.push(char::from(b'0' + rng.random_range(low..8u8)));
+        }
+        codes.push(text.parse().unwrap());
+    }
+    for code in &codes {
+        assert_eq!(
+            fast_values(code, 2000),
+            reference::values(code, 2000),
+            "{code} (seed {seed})"
+        );
+    }
+}
+
+/// A code of 0s and 3s is the subtraction game of its 3s: the same values, and the same
+/// certified period and pre-period as `sub seq`'s engine (random sets, fresh seed).
+fn subtraction_codes_equal_the_subtraction_engine() {
+    let seed = fresh_seed();
+    let mut rng = StdRng::seed_from_u64(seed);
+    for _ in 0..40 {
+        let k = rng.random_range(1..=4);
+        let mut moves: Vec<u32> = (0..k).map(|_| rng.random_range(1..=30)).collect();
+        moves.sort_unstable();
+        moves.dedup();
+        let code = OctalCode::subtraction(&moves);
+        let set: Ruleset = moves
+            .iter()
+            .map(u32::to_string)
+            .collect::<Vec<_>>()
+            .join(",")
+            .parse()
+            .unwrap();
+        let g = fast_values(&code, 4096);
+        let want = nimseq::subtraction::reference::nim_values(&set, 4096);
+        assert_eq!(g, want, "{code} = {set} (seed {seed})");
+        let solved = FastSolver::default().solve(&set, 1 << 20).unwrap();
+        let c = certify_prefix(&code, &g).expect("certified within 4096 values");
+        assert_eq!(
+            (c.period, c.preperiod),
+            (solved.period, solved.preperiod),
+            "{code} = {set} (seed {seed})"
+        );
+    }
+}
+
+/// Dawson's chess (0.137) is Dawson's Kayles (0.07) one heap size on.
+fn dawsons_chess_is_dawsons_kayles_shifted() {
+    let chess = fast_values(&"0.137".parse().unwrap(), 3000);
+    let kayles = fast_values(&"0.07".parse().unwrap(), 3001);
+    assert_eq!(chess[..], kayles[1..]);
+}
+
+/// The spec's solved games up to 0.56 certify with the published (pre-period, period), and
+/// G(0..25) of Treblecross (0.007) is the one quoted from CGSuite.
+fn published_values() {
+    for (text, q, p) in [
+        ("0.07", 53, 34),
+        ("0.77", 71, 12),
+        ("0.16", 105_351, 149_459),
+        ("0.56", 326_640, 144),
+    ] {
+        let code: OctalCode = text.parse().unwrap();
+        let r = describe(&code, 0, 1 << 21, true, Budget::new(1 << 30)).unwrap();
+        let c = r.certificate.unwrap_or_else(|| panic!("{text} certified"));
+        assert_eq!((c.preperiod, c.period), (q, p), "{text}");
+        // The window lies inside what was computed.
+        assert!(
+            2 * c.preperiod + 2 * c.period + code.t() <= r.computed,
+            "{text}"
+        );
+    }
+    let treblecross = fast_values(&"0.007".parse().unwrap(), 26);
+    assert_eq!(
+        treblecross,
+        [
+            0, 0, 0, 1, 1, 1, 2, 2, 0, 3, 3, 1, 1, 1, 0, 4, 3, 3, 3, 2, 2, 2, 4, 4, 0, 5
+        ]
+    );
+}
+
+/// `octal seq` in JSON, settled and not; bad codes refused in one line with exit code 2.
+fn octal_cli() {
+    let o = nimseq()
+        .args(["octal", "seq", "0.77", "--len", "13", "--format", "json"])
+        .output()
+        .unwrap();
+    assert!(o.status.success());
+    let json: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(json["certified"], true);
+    assert_eq!(json["certificate"]["period"], 12);
+    assert_eq!(json["certificate"]["preperiod"], 71);
+    assert_eq!(
+        json["values"],
+        serde_json::json!([0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6, 4])
+    );
+    let o = nimseq()
+        .args([
+            "octal",
+            "seq",
+            "0.007",
+            "--max-len",
+            "4096",
+            "--format",
+            "json",
+        ])
+        .output()
+        .unwrap();
+    assert!(o.status.success());
+    let json: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(json["certified"], false);
+    assert_eq!(json["computed"], 4096);
+    // ogsolve's checksum of Treblecross to 4095 (ogsolve 0.0.7: `ogsolve 0.007 -n 4095`).
+    let o = nimseq()
+        .args(["octal", "stats", "0.007", "--n-max", "4096"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.contains("checksum     a9445e72"), "{text}");
+    for (code, naming) in [
+        ("0.8", "'8' is not an octal digit"),
+        ("1.07", "the digit before the point is 0 or 4"),
+        ("0.", "no digit after the point"),
+        ("07", "expected d0.d1d2"),
+        ("0.0", "no digit allows a move"),
+    ] {
+        refused(&["octal", "seq", code], naming);
+    }
+    refused(
+        &[
+            "octal",
+            "stats",
+            "0.007",
+            "--n-max",
+            "1000000000",
+            "--mem-budget",
+            "1G",
+        ],
+        "over the memory budget",
+    );
+}
+
+trials!(
+    fast_path_equals_the_reference,
+    subtraction_codes_equal_the_subtraction_engine,
+    dawsons_chess_is_dawsons_kayles_shifted,
+    published_values,
+    octal_cli,
+);
