@@ -9,6 +9,7 @@ use serde::Serialize;
 use super::code::OctalCode;
 use super::fast::{Engine, Split, TooLarge};
 use crate::memory::{Budget, OverBudget};
+use crate::output::write_values;
 use crate::period::{Period, certify, certify_splitting};
 
 /// The first length at which a period is looked for; it doubles from there.
@@ -165,33 +166,11 @@ pub fn describe(
     })
 }
 
-/// Values as digits when all are below 10, else comma-separated.
-fn word(values: &[u32]) -> String {
-    if values.iter().all(|&v| v < 10) {
-        values.iter().map(|v| v.to_string()).collect()
-    } else {
-        let v: Vec<String> = values.iter().map(u32::to_string).collect();
-        v.join(",")
-    }
-}
-
 impl fmt::Display for OctalReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(f, "code         {}", self.code)?;
         if !self.values.is_empty() {
-            writeln!(
-                f,
-                "values       G(0..{}) = {}",
-                self.values.len(),
-                word(&self.values)
-            )?;
-            let ps: Vec<String> = self.p_positions.iter().map(usize::to_string).collect();
-            writeln!(
-                f,
-                "P-positions  {} (below {})",
-                ps.join(" "),
-                self.values.len()
-            )?;
+            write_values(f, &self.values)?;
         }
         match &self.certificate {
             Some(c) => {

@@ -13,6 +13,32 @@ use std::io::{self, Write};
 
 use serde::Serialize;
 
+/// Values as digits when all are below 10, else comma-separated: how the text reports show a
+/// stretch of a nim sequence.
+pub fn values_word(values: &[u32]) -> String {
+    if values.iter().all(|&v| v < 10) {
+        values.iter().map(|v| v.to_string()).collect()
+    } else {
+        let shown: Vec<String> = values.iter().map(u32::to_string).collect();
+        shown.join(",")
+    }
+}
+
+/// The `values` and `P-positions` lines of a text report: `G(0..len)` and where it is 0.
+pub fn write_values(f: &mut std::fmt::Formatter<'_>, values: &[u32]) -> std::fmt::Result {
+    writeln!(
+        f,
+        "values       G(0..{}) = {}",
+        values.len(),
+        values_word(values)
+    )?;
+    let ps: Vec<String> = (0..values.len())
+        .filter(|&x| values[x] == 0)
+        .map(|x| x.to_string())
+        .collect();
+    writeln!(f, "P-positions  {} (below {})", ps.join(" "), values.len())
+}
+
 /// Row formats for scans.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, Serialize)]
 pub enum Format {

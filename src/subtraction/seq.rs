@@ -8,6 +8,7 @@ use super::fast::FastSolver;
 use super::ruleset::Ruleset;
 use super::solution::NotCertified;
 use crate::memory::{Budget, OverBudget};
+use crate::output::{values_word, write_values};
 
 /// Everything `nimseq sub seq` shows.
 #[derive(Clone, Debug, Serialize)]
@@ -105,19 +106,6 @@ pub fn describe(
     })
 }
 
-/// Values as digits when all are below 10, else comma-separated.
-fn word(values: &[u32]) -> String {
-    if values.iter().all(|&v| v < 10) {
-        values.iter().map(|v| v.to_string()).collect()
-    } else {
-        values
-            .iter()
-            .map(u32::to_string)
-            .collect::<Vec<_>>()
-            .join(",")
-    }
-}
-
 /// Longest period word printed in full in the text report (JSON always has all of it).
 const WORD_SHOWN: usize = 200;
 
@@ -125,19 +113,7 @@ impl fmt::Display for SeqReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let (p, q) = (self.period, self.preperiod);
         writeln!(f, "set          {}", self.set)?;
-        writeln!(
-            f,
-            "values       G(0..{}) = {}",
-            self.values.len(),
-            word(&self.values)
-        )?;
-        let ps: Vec<String> = self.p_positions.iter().map(usize::to_string).collect();
-        writeln!(
-            f,
-            "P-positions  {} (below {})",
-            ps.join(" "),
-            self.values.len()
-        )?;
+        write_values(f, &self.values)?;
         let kind = if q == 0 {
             "purely periodic"
         } else {
@@ -150,7 +126,12 @@ impl fmt::Display for SeqReport {
         } else {
             String::new()
         };
-        writeln!(f, "one period   G({q}..{}) = {}{more}", q + p, word(shown))?;
+        writeln!(
+            f,
+            "one period   G({q}..{}) = {}{more}",
+            q + p,
+            values_word(shown)
+        )?;
         writeln!(
             f,
             "outcomes     period {}, pre-period {} (P-positions only)",
@@ -173,7 +154,7 @@ mod tests {
     fn report_for_3_8_13() {
         let set: Ruleset = "3,8,13".parse().unwrap();
         let r = describe(&set, 20, 1 << 20, Budget::new(1 << 30)).unwrap();
-        assert_eq!(word(&r.period_word), "0001110021100211");
+        assert_eq!(values_word(&r.period_word), "0001110021100211");
         assert_eq!(r.p_positions, vec![0, 1, 2, 6, 7, 11, 12, 16, 17, 18]);
         let text = r.to_string();
         assert!(text.contains("period       16, pre-period 0 (purely periodic)"));
