@@ -114,6 +114,34 @@ fn published_values() {
     );
 }
 
+/// Treblecross by its raw rules: X's go on a 1 x n strip, and whoever completes three in a row
+/// wins. A search over every board (memoised by the mask of X's) gives each empty strip's
+/// outcome; it must be 0.007's (the first player wins iff G != 0) at one fixed shift of the
+/// heap size, found here rather than assumed.
+fn treblecross_by_its_raw_rules_is_0_007() {
+    /// Whether the player to move wins on `n` cells holding `x` (no three in a row yet).
+    fn wins(n: usize, x: u32, memo: &mut std::collections::HashMap<u32, bool>) -> bool {
+        if let Some(&known) = memo.get(&x) {
+            return known;
+        }
+        let three = |m: u32| (0..n.saturating_sub(2)).any(|i| (m >> i) & 0b111 == 0b111);
+        let empty: Vec<usize> = (0..n).filter(|&i| x >> i & 1 == 0).collect();
+        let won = empty.iter().any(|&i| three(x | 1 << i))
+            || empty.iter().any(|&i| !wins(n, x | 1 << i, memo));
+        memo.insert(x, won);
+        won
+    }
+    let outcomes: Vec<bool> = (3..=16)
+        .map(|n| wins(n, 0, &mut std::collections::HashMap::new()))
+        .collect();
+    let g = fast_values(&"0.007".parse().unwrap(), 40);
+    let shifts: Vec<usize> = (0..6)
+        .filter(|&k| (3..=16).all(|n| outcomes[n - 3] == (g[n + k] != 0)))
+        .collect();
+    // Exactly one shift fits every strip of 3 to 16 cells: a strip of n cells is a heap of n + 2.
+    assert_eq!(shifts, [2], "outcomes {outcomes:?}");
+}
+
 /// `octal seq` in JSON, settled and not; bad codes refused in one line with exit code 2.
 fn octal_cli() {
     let o = nimseq()
@@ -180,5 +208,6 @@ trials!(
     subtraction_codes_equal_the_subtraction_engine,
     dawsons_chess_is_dawsons_kayles_shifted,
     published_values,
+    treblecross_by_its_raw_rules_is_0_007,
     octal_cli,
 );
