@@ -55,6 +55,10 @@ pub struct Engine {
     stamp: u32,
     /// Size at which the mask is chosen again.
     next_split: usize,
+    /// The largest value so far: every xor of two values is below its next power of two.
+    max: u32,
+    /// The rare-class values still to be found among the common-common splits, one bit each.
+    want: Vec<u64>,
 }
 
 /// A value that does not fit `u32` (never for a published game): an error, never a wrap.
@@ -90,6 +94,8 @@ impl Engine {
             seen: vec![0; 64],
             stamp: 0,
             next_split: 64,
+            max: 0,
+            want: Vec::new(),
         }
     }
 
@@ -137,6 +143,7 @@ impl Engine {
             if self.parity(v) == self.rare_parity(n) {
                 self.rare.push((n as u32, v));
             }
+            self.max = self.max.max(v);
             self.g.push(v);
         }
         Ok(())
@@ -204,37 +211,48 @@ impl Engine {
         }
         // The rare-class values below it that no listed option offers: each must come from a
         // split of two common parts, or it is G(n).
-        let mut missing: Vec<u32> = (0..common)
+        let missing: Vec<u32> = (0..common)
             .filter(|&v| self.parity(v) == rare_parity && !self.is_seen(v))
             .collect();
         if missing.is_empty() {
             return common;
         }
+        // One bit per value still wanted, over every xor two values can make: the scan tests
+        // one bit a split, without a branch on the values it passes.
+        let span = (self.max.max(common) as usize + 1).next_power_of_two();
+        self.want.clear();
+        self.want.resize(span / 64 + 1, 0);
+        for &v in &missing {
+            self.want[v as usize >> 6] |= 1 << (v & 63);
+        }
+        let mut wanted = missing.len();
         for k in 0..self.splits.len() {
             let i = self.splits[k];
             if n < i + 2 {
                 continue;
             }
             let left = n - i;
-            let g = &self.g;
+            let (g, want) = (&self.g, &mut self.want);
             for a in 1..=left / 2 {
-                let x = g[a] ^ g[left - a];
-                if x < common && self.seen.get(x as usize) != Some(&self.stamp) {
-                    if let Some(at) = missing.iter().position(|&m| m == x) {
-                        missing.swap_remove(at);
-                        if missing.is_empty() {
-                            return common;
-                        }
+                let x = (g[a] ^ g[left - a]) as usize;
+                let word = want[x >> 6];
+                if word >> (x & 63) & 1 != 0 {
+                    want[x >> 6] = word & !(1 << (x & 63));
+                    wanted -= 1;
+                    if wanted == 0 {
+                        return common;
                     }
-                    let x = x as usize;
-                    if x >= self.seen.len() {
-                        self.seen.resize(2 * x, 0);
-                    }
-                    self.seen[x] = self.stamp;
                 }
             }
         }
-        missing.into_iter().min().expect("missing is not empty")
+        // The least value never offered.
+        let (w, word) = self
+            .want
+            .iter()
+            .enumerate()
+            .find(|&(_, &word)| word != 0)
+            .expect("a wanted value is left");
+        (64 * w) as u32 + word.trailing_zeros()
     }
 
     /// Chooses the split and mask that make the fewest sizes rare, from the values' frequencies
