@@ -104,6 +104,11 @@ impl Engine {
         &self.g
     }
 
+    /// The largest value computed so far.
+    pub fn max(&self) -> u32 {
+        self.max
+    }
+
     /// The split in use: its kind, mask, and the rare sizes.
     pub fn split(&self) -> (Split, u32, &[(u32, u32)]) {
         (self.split, self.mask, &self.rare)
@@ -209,23 +214,22 @@ impl Engine {
         while self.is_seen(common) || self.parity(common) == rare_parity {
             common += 1;
         }
-        // The rare-class values below it that no listed option offers: each must come from a
-        // split of two common parts, or it is G(n).
-        let missing: Vec<u32> = (0..common)
-            .filter(|&v| self.parity(v) == rare_parity && !self.is_seen(v))
-            .collect();
-        if missing.is_empty() {
-            return common;
-        }
-        // One bit per value still wanted, over every xor two values can make: the scan tests
-        // one bit a split, without a branch on the values it passes.
+        // The rare-class values below it that no listed option offers, one bit each over every
+        // xor two values can make: each must come from a split of two common parts, or it is
+        // G(n). The scan tests one bit a split, without a branch on the values it passes.
         let span = (self.max.max(common) as usize + 1).next_power_of_two();
         self.want.clear();
         self.want.resize(span / 64 + 1, 0);
-        for &v in &missing {
-            self.want[v as usize >> 6] |= 1 << (v & 63);
+        let mut wanted = 0;
+        for v in 0..common {
+            if self.parity(v) == rare_parity && !self.is_seen(v) {
+                self.want[v as usize >> 6] |= 1 << (v & 63);
+                wanted += 1;
+            }
         }
-        let mut wanted = missing.len();
+        if wanted == 0 {
+            return common;
+        }
         for k in 0..self.splits.len() {
             let i = self.splits[k];
             if n < i + 2 {
@@ -259,8 +263,7 @@ impl Engine {
     /// (by the parity of the size, for the position split, which only codes whose one splitting
     /// digit is the last may use), and rebuilds the rare list.
     fn choose_split(&mut self) {
-        let top = self.g.iter().copied().max().unwrap_or(0);
-        let bits = (32 - top.leading_zeros()).clamp(1, MASK_BITS);
+        let bits = (32 - self.max.leading_zeros()).clamp(1, MASK_BITS);
         let values = 1usize << bits;
         let mut count = vec![[0u64; 2]; values];
         for (s, &v) in self.g.iter().enumerate() {

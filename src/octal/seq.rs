@@ -153,7 +153,7 @@ pub fn describe(
         looked: look_for_period,
         certificate,
         computed: g.len(),
-        max_value: g.iter().copied().max().unwrap_or(0),
+        max_value: engine.max(),
         frequencies,
         split: SplitFigures {
             kind,
