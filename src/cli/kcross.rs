@@ -80,7 +80,8 @@ pub fn run(command: KcrossCommand) -> Result<()> {
     let report = match &command {
         KcrossCommand::Value(args) => {
             let k = args.k as usize;
-            let size = value_size(&args.board, k);
+            // The one table listed above, sized and checked there.
+            let size = tables[0].1;
             let mut solver = builder.solver(args.k, size, budget, Boards::Any)?;
             let report = kcross::value::describe(&args.board, k, &mut solver)?;
             return print::report(&report, args.format);
