@@ -3,18 +3,37 @@
 
 use nimseq::memory::Budget;
 use nimseq::octal::fast::Engine;
+use nimseq::octal::lanes::{BATCH, Kernel};
 use nimseq::octal::seq::{certify_prefix, describe};
 use nimseq::octal::{OctalCode, reference};
 use nimseq::subtraction::{Ruleset, fast::FastSolver};
 use rand::{Rng, SeedableRng, rngs::StdRng};
 
-use crate::common::{fresh_seed, nimseq, refused};
+use crate::common::{fresh_seed, nimseq, not_run, refused};
 
-fn fast_values(code: &OctalCode, len: usize) -> Vec<u32> {
-    let mut engine = Engine::new(code);
+fn fast_values(code: &OctalCode, len: usize, kernel: Kernel) -> Vec<u32> {
+    let mut engine = Engine::with_kernel(code, kernel);
     engine.extend(len).unwrap();
     engine.values().to_vec()
 }
+
+/// The kernels this CPU runs: the plain one, and the AVX-512 one where there is one (else the
+/// trial says it was not run in full).
+fn kernels() -> Vec<Kernel> {
+    match Kernel::detect() {
+        Kernel::Plain => {
+            not_run(
+                "this CPU has no AVX-512: the plain kernel only",
+                REQUIRE_AVX512,
+            );
+            vec![Kernel::Plain]
+        }
+        fast => vec![Kernel::Plain, fast],
+    }
+}
+
+/// Set where a machine must test the AVX-512 kernel.
+const REQUIRE_AVX512: &str = "NIMSEQ_REQUIRE_AVX512";
 
 /// Every code of one and two digits (d0 = 0 or 4) to n = 2000, and random codes of three and
 /// four digits (fresh seed each run): the rare/common split equals the plain rule.
@@ -39,11 +58,62 @@ fn fast_path_equals_the_reference() {
         }
         codes.push(text.parse().unwrap());
     }
-    for code in &codes {
+    // Longer runs of games whose values grow, so that the masks and the bitsets' spans change
+    // on the way.
+    let long: Vec<OctalCode> = ["0.007", "4.007", "0.6", "0.37"]
+        .iter()
+        .map(|c| c.parse().unwrap())
+        .collect();
+    for kernel in kernels() {
+        for (code, len) in codes
+            .iter()
+            .map(|c| (c, 2000))
+            .chain(long.iter().map(|c| (c, 8000)))
+        {
+            assert_eq!(
+                fast_values(code, len, kernel),
+                reference::values(code, len),
+                "{code} with {kernel:?} (seed {seed})"
+            );
+        }
+    }
+}
+
+/// Both kernels clear the same bits: random values, random bitsets (up to 2^13 bits, past
+/// what registers hold), random rare lists, batches at every offset (fresh seed).
+fn kernels_clear_the_same_bits() {
+    let seed = fresh_seed();
+    let mut rng = StdRng::seed_from_u64(seed);
+    let kernels = kernels();
+    let fast = *kernels.last().unwrap();
+    for _ in 0..300 {
+        let bits = rng.random_range(6..14);
+        let n = rng.random_range(BATCH + 2..1200);
+        let g: Vec<u32> = (0..n).map(|_| rng.random_range(0..1u32 << bits)).collect();
+        let words = (1usize << bits) / 64;
+        let open: Vec<u64> = (0..BATCH * words).map(|_| rng.random()).collect();
+        let base = rng.random_range(0..=n - BATCH);
+        let pos: Vec<u32> = (BATCH as u32..n as u32)
+            .filter(|_| rng.random_bool(0.3))
+            .collect();
+        let val: Vec<u32> = pos
+            .iter()
+            .map(|_| rng.random_range(0..1u32 << bits))
+            .collect();
+        let (mut plain, mut other) = (open.clone(), open.clone());
+        Kernel::Plain.offer_rare(&mut plain, words, &g, &pos, &val, base);
+        fast.offer_rare(&mut other, words, &g, &pos, &val, base);
+        assert_eq!(plain, other, "offer_rare (seed {seed})");
+        let want = &open[..words];
+        let wanted = want.iter().map(|w| w.count_ones()).sum();
+        let left = rng.random_range(2..=n);
+        let (mut plain, mut other) = (want.to_vec(), want.to_vec());
+        let plain_left = Kernel::Plain.offer_common(&mut plain, &g, left, wanted);
+        let other_left = fast.offer_common(&mut other, &g, left, wanted);
         assert_eq!(
-            fast_values(code, 2000),
-            reference::values(code, 2000),
-            "{code} (seed {seed})"
+            (plain_left, &plain),
+            (other_left, &other),
+            "offer_common (seed {seed})"
         );
     }
 }
@@ -66,7 +136,7 @@ fn subtraction_codes_equal_the_subtraction_engine() {
             .join(",")
             .parse()
             .unwrap();
-        let g = fast_values(&code, 4096);
+        let g = fast_values(&code, 4096, Kernel::detect());
         let want = nimseq::subtraction::reference::nim_values(&set, 4096);
         assert_eq!(g, want, "{code} = {set} (seed {seed})");
         let solved = FastSolver::default().solve(&set, 1 << 20).unwrap();
@@ -81,8 +151,8 @@ fn subtraction_codes_equal_the_subtraction_engine() {
 
 /// Dawson's chess (0.137) is Dawson's Kayles (0.07) one heap size on.
 fn dawsons_chess_is_dawsons_kayles_shifted() {
-    let chess = fast_values(&"0.137".parse().unwrap(), 3000);
-    let kayles = fast_values(&"0.07".parse().unwrap(), 3001);
+    let chess = fast_values(&"0.137".parse().unwrap(), 3000, Kernel::detect());
+    let kayles = fast_values(&"0.07".parse().unwrap(), 3001, Kernel::detect());
     assert_eq!(chess[..], kayles[1..]);
 }
 
@@ -105,7 +175,7 @@ fn published_values() {
             "{text}"
         );
     }
-    let treblecross = fast_values(&"0.007".parse().unwrap(), 26);
+    let treblecross = fast_values(&"0.007".parse().unwrap(), 26, Kernel::detect());
     assert_eq!(
         treblecross,
         [
@@ -134,7 +204,7 @@ fn treblecross_by_its_raw_rules_is_0_007() {
     let outcomes: Vec<bool> = (3..=16)
         .map(|n| wins(n, 0, &mut std::collections::HashMap::new()))
         .collect();
-    let g = fast_values(&"0.007".parse().unwrap(), 40);
+    let g = fast_values(&"0.007".parse().unwrap(), 40, Kernel::detect());
     let shifts: Vec<usize> = (0..6)
         .filter(|&k| (3..=16).all(|n| outcomes[n - 3] == (g[n + k] != 0)))
         .collect();
@@ -205,6 +275,7 @@ fn octal_cli() {
 
 trials!(
     fast_path_equals_the_reference,
+    kernels_clear_the_same_bits,
     subtraction_codes_equal_the_subtraction_engine,
     dawsons_chess_is_dawsons_kayles_shifted,
     published_values,

@@ -14,12 +14,20 @@
 //! rare part, and those are few: listed in full. A value of the other class that no listed option
 //! offers is `G(n)` if it is the least. Values of the rare class below it must each be offered by
 //! some split: the common-common splits are scanned, taking in what they offer, until every one
-//! of them is seen (usually after a few hundred splits); one that never is makes `n` rare.
+//! of them is seen; one that never is makes `n` rare.
 //!
-//! The mask is chosen again each time the length doubles, from the values' frequencies (the one
-//! that makes the fewest sizes rare), and the rare list rebuilt.
+//! # Why it is fast
+//! Offered values are bits in bitsets, and both loops run 16 splits a step ([`super::lanes`]).
+//! The splits with a rare part are most of the work: they are done for a batch of 16
+//! consecutive sizes at once, where the partners of one rare part are 16 contiguous values
+//! (one load, not a gather); the few splits the batch cannot see (a rare part below 16 or from
+//! the batch itself) are added size by size.
+//!
+//! The mask is chosen again each time the length grows by a quarter, from the values'
+//! frequencies (the one that makes the fewest sizes rare), and the rare list rebuilt.
 
 use super::code::OctalCode;
+use super::lanes::{BATCH, Kernel, clear};
 
 /// Which split sorts the sizes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
@@ -32,7 +40,7 @@ pub enum Split {
 }
 
 /// Masks are chosen among the values' lowest bits: enough for every published game.
-const MASK_BITS: u32 = 10;
+const MASK_BITS: u32 = 12;
 
 /// The values of one code, computed by the rare/common split; extended on demand.
 pub struct Engine {
@@ -47,17 +55,25 @@ pub struct Engine {
     position_allowed: bool,
     split: Split,
     mask: u32,
+    kernel: Kernel,
     g: Vec<u32>,
-    /// Rare sizes, ascending, with their values.
-    rare: Vec<(u32, u32)>,
-    /// `seen[v] == stamp`: `v` is among the options of the size being computed.
-    seen: Vec<u32>,
-    stamp: u32,
+    /// Rare sizes, ascending, and their values (apart, for the kernels' loads).
+    rare_pos: Vec<u32>,
+    rare_val: Vec<u32>,
     /// Size at which the mask is chosen again.
     next_split: usize,
-    /// The largest value so far: every xor of two values is below its next power of two.
+    /// The largest value so far.
     max: u32,
-    /// The rare-class values still to be found among the common-common splits, one bit each.
+    /// `span`, a power of two above `max`: every xor of two values is below it.
+    span: u32,
+    /// `class[q]`: the values below `span` whose parity is `q`, one bit each.
+    class: [Vec<u64>; 2],
+    /// The values below `span` not offered to the size being computed.
+    open: Vec<u64>,
+    /// The batch's bitsets from [`Kernel::offer_rare`], `batch_words` words each.
+    batch_open: Vec<u64>,
+    batch_words: usize,
+    /// The rare-class values still to be found among the common-common splits.
     want: Vec<u64>,
 }
 
@@ -70,7 +86,13 @@ pub struct TooLarge {
 }
 
 impl Engine {
+    /// The engine with the fastest kernel this CPU runs.
     pub fn new(code: &OctalCode) -> Self {
+        Self::with_kernel(code, Kernel::detect())
+    }
+
+    /// The engine with the given kernel (tests compare them).
+    pub fn with_kernel(code: &OctalCode, kernel: Kernel) -> Self {
         let digits = code.digits();
         let t = code.t();
         let takes = (1..digits.len())
@@ -79,7 +101,7 @@ impl Engine {
             .collect();
         let splits = code.split_indices();
         let position_allowed = splits == [t] && t >= 1;
-        Engine {
+        let mut engine = Engine {
             code: code.to_string(),
             t,
             takes,
@@ -89,14 +111,21 @@ impl Engine {
             // Any non-zero mask is exact (a zero one would leave the value split no common
             // class); the first choice from frequencies comes at 64 values.
             mask: 1,
+            kernel,
             g: Vec::new(),
-            rare: Vec::new(),
-            seen: vec![0; 64],
-            stamp: 0,
+            rare_pos: Vec::new(),
+            rare_val: Vec::new(),
             next_split: 64,
             max: 0,
+            span: 64,
+            class: [Vec::new(), Vec::new()],
+            open: Vec::new(),
+            batch_open: Vec::new(),
+            batch_words: 0,
             want: Vec::new(),
-        }
+        };
+        engine.build_classes();
+        engine
     }
 
     /// The values computed so far.
@@ -109,154 +138,174 @@ impl Engine {
         self.max
     }
 
-    /// The split in use: its kind, mask, and the rare sizes.
-    pub fn split(&self) -> (Split, u32, &[(u32, u32)]) {
-        (self.split, self.mask, &self.rare)
+    /// The split in use: its kind, mask, and the rare sizes, ascending.
+    pub fn split(&self) -> (Split, u32, &[u32]) {
+        (self.split, self.mask, &self.rare_pos)
     }
 
     /// The rare parity of size `s`.
     #[inline(always)]
-    fn rare_parity(&self, s: usize) -> u32 {
+    fn rare_parity(&self, s: usize) -> usize {
         match self.split {
             Split::Value => 0,
-            Split::Position => ((s + self.t) & 1) as u32,
+            Split::Position => (s + self.t) & 1,
         }
     }
 
     #[inline(always)]
-    fn parity(&self, v: u32) -> u32 {
-        (v & self.mask).count_ones() & 1
+    fn parity(&self, v: u32) -> usize {
+        ((v & self.mask).count_ones() & 1) as usize
     }
 
-    /// Computes values up to `len` (at least).
+    /// The class bitsets for the mask and span in use.
+    fn build_classes(&mut self) {
+        let words = self.span as usize / 64;
+        for q in 0..2 {
+            let mut bits = vec![0u64; words];
+            for v in (0..self.span).filter(|&v| self.parity(v) == q) {
+                bits[v as usize / 64] |= 1 << (v % 64);
+            }
+            self.class[q] = bits;
+        }
+    }
+
+    /// Computes values up to `len` (at least), a batch of up to [`BATCH`] sizes at a time.
     pub fn extend(&mut self, len: usize) -> Result<(), TooLarge> {
         self.g.reserve(len.saturating_sub(self.g.len()));
         while self.g.len() < len {
-            let n = self.g.len();
-            if n == self.next_split {
+            let n0 = self.g.len();
+            if n0 == self.next_split {
                 self.choose_split();
-                self.next_split *= 2;
+                self.next_split += self.next_split / 4;
             }
-            // Sizes are kept as u32 beside their values in the rare list.
-            if u32::try_from(n).is_err() {
+            let batch = BATCH.min(len - n0).min(self.next_split - n0);
+            // Sizes are kept as u32 in the rare list.
+            if u32::try_from(n0 + batch).is_err() {
                 return Err(TooLarge {
                     code: self.code.clone(),
-                    n,
+                    n: n0,
                 });
             }
-            let v = self.next_value(n);
-            if self.parity(v) == self.rare_parity(n) {
-                self.rare.push((n as u32, v));
+            self.offer_batch(n0);
+            for l in 0..batch {
+                let n = n0 + l;
+                let v = self.next_value(n, n0, l);
+                if self.parity(v) == self.rare_parity(n) {
+                    self.rare_pos.push(n as u32);
+                    self.rare_val.push(v);
+                }
+                if v >= self.max {
+                    self.max = v;
+                    if v >= self.span {
+                        self.span *= 2;
+                        self.build_classes();
+                    }
+                }
+                self.g.push(v);
             }
-            self.max = self.max.max(v);
-            self.g.push(v);
         }
         Ok(())
     }
 
-    /// Marks `v` seen for this size, growing the table as values grow.
-    #[inline(always)]
-    fn mark(&mut self, v: u32) {
-        let v = v as usize;
-        if v >= self.seen.len() {
-            self.seen.resize((2 * v).max(64), 0);
+    /// The options of the batch `n0..n0 + BATCH` from splits with a rare part of 16 or more
+    /// known before the batch, in one bitset per size: most of the work, done together for
+    /// the batch because the partners of one rare part are then contiguous.
+    fn offer_batch(&mut self, n0: usize) {
+        let words = self.span as usize / 64;
+        self.batch_words = words;
+        self.batch_open.clear();
+        self.batch_open.resize(BATCH * words, !0);
+        let from = self.rare_pos.partition_point(|&s| (s as usize) < BATCH);
+        for &i in &self.splits {
+            if let Some(base) = n0.checked_sub(i) {
+                self.kernel.offer_rare(
+                    &mut self.batch_open,
+                    words,
+                    &self.g,
+                    &self.rare_pos[from..],
+                    &self.rare_val[from..],
+                    base,
+                );
+            }
         }
-        self.seen[v] = self.stamp;
     }
 
-    #[inline(always)]
-    fn is_seen(&self, v: u32) -> bool {
-        self.seen.get(v as usize) == Some(&self.stamp)
-    }
-
-    /// `G(n)`, the values below `n` known.
-    fn next_value(&mut self, n: usize) -> u32 {
-        self.stamp = self.stamp.wrapping_add(1);
-        if self.stamp == 0 {
-            // A stamp repeats after 2^32 sizes: start the table again.
-            self.seen.fill(0);
-            self.stamp = 1;
-        }
-        for k in 0..self.takes.len() {
-            let (i, nothing, one) = self.takes[k];
+    /// `G(n)` for `n = n0 + l` in the batch from `n0`, the values below `n` known.
+    fn next_value(&mut self, n: usize, n0: usize, l: usize) -> u32 {
+        let words = self.span as usize / 64;
+        let lane = &self.batch_open[l * self.batch_words..][..self.batch_words];
+        self.open.clear();
+        self.open.extend_from_slice(lane);
+        // A value past the batch's span is offered by no split of values from before it.
+        self.open.resize(words, !0);
+        for &(i, nothing, one) in &self.takes {
             if i > n {
                 break;
             }
             if nothing && i == n {
-                self.mark(0);
+                clear(&mut self.open, 0);
             }
             if one && i < n {
-                self.mark(self.g[n - i]);
+                clear(&mut self.open, self.g[n - i]);
             }
         }
-        // Splits with a rare part: every option of the common class for n comes from these.
-        for k in 0..self.splits.len() {
-            let i = self.splits[k];
+        // The splits with a rare part that the batch left out: a part below 16, or one from
+        // the batch itself. Every option of the common class for n comes from a split with a
+        // rare part.
+        let small = self.rare_pos.partition_point(|&s| s == 0)
+            ..self.rare_pos.partition_point(|&s| (s as usize) < BATCH);
+        let recent = self
+            .rare_pos
+            .partition_point(|&s| (s as usize) < n0.max(BATCH));
+        for &i in &self.splits {
             if n < i + 2 {
                 continue;
             }
             let left = n - i;
-            for r in 0..self.rare.len() {
-                let (s, gs) = self.rare[r];
-                let s = s as usize;
-                if s == 0 {
-                    continue;
+            let end = self.rare_pos.partition_point(|&s| (s as usize) < left);
+            for k in small.clone().chain(recent..end) {
+                let s = self.rare_pos[k] as usize;
+                if s < left {
+                    clear(&mut self.open, self.rare_val[k] ^ self.g[left - s]);
                 }
-                if s >= left {
-                    break;
-                }
-                self.mark(gs ^ self.g[left - s]);
             }
         }
-        // The least value of n's common class not offered.
-        let rare_parity = self.rare_parity(n);
-        let mut common = 0u32;
-        while self.is_seen(common) || self.parity(common) == rare_parity {
-            common += 1;
-        }
-        // The rare-class values below it that no listed option offers, one bit each over every
-        // xor two values can make: each must come from a split of two common parts, or it is
-        // G(n). The scan tests one bit a split, without a branch on the values it passes.
-        let span = (self.max.max(common) as usize + 1).next_power_of_two();
+        // The least value of n's common class not offered; past `span` nothing is offered, so
+        // `span` itself is then the least value not offered.
+        let rare_class = &self.class[self.rare_parity(n)];
+        let common = (0..words)
+            .find_map(|w| {
+                let free = self.open[w] & !rare_class[w];
+                (free != 0).then(|| 64 * w as u32 + free.trailing_zeros())
+            })
+            .unwrap_or(self.span);
+        // The rare-class values below it that no listed option offers: each must come from a
+        // split of two common parts, or it is G(n).
         self.want.clear();
-        self.want.resize(span / 64 + 1, 0);
-        let mut wanted = 0;
-        for v in 0..common {
-            if self.parity(v) == rare_parity && !self.is_seen(v) {
-                self.want[v as usize >> 6] |= 1 << (v & 63);
-                wanted += 1;
+        self.want.extend((0..words).map(|w| {
+            let below = match (common as usize).checked_sub(64 * w) {
+                Some(k) if k < 64 => (1u64 << k) - 1,
+                Some(_) => !0,
+                None => 0,
+            };
+            self.open[w] & rare_class[w] & below
+        }));
+        let mut wanted: u32 = self.want.iter().map(|w| w.count_ones()).sum();
+        for &i in &self.splits {
+            if wanted == 0 {
+                break;
             }
-        }
-        if wanted == 0 {
-            return common;
-        }
-        for k in 0..self.splits.len() {
-            let i = self.splits[k];
             if n < i + 2 {
                 continue;
             }
-            let left = n - i;
-            let (g, want) = (&self.g, &mut self.want);
-            for a in 1..=left / 2 {
-                let x = (g[a] ^ g[left - a]) as usize;
-                let word = want[x >> 6];
-                if word >> (x & 63) & 1 != 0 {
-                    want[x >> 6] = word & !(1 << (x & 63));
-                    wanted -= 1;
-                    if wanted == 0 {
-                        return common;
-                    }
-                }
-            }
+            wanted = self
+                .kernel
+                .offer_common(&mut self.want, &self.g, n - i, wanted);
         }
         // The least value never offered.
-        let (w, word) = self
-            .want
-            .iter()
-            .enumerate()
-            .find(|&(_, &word)| word != 0)
-            .expect("a wanted value is left");
-        (64 * w) as u32 + word.trailing_zeros()
+        (0..words)
+            .find(|&w| self.want[w] != 0)
+            .map_or(common, |w| 64 * w as u32 + self.want[w].trailing_zeros())
     }
 
     /// Chooses the split and mask that make the fewest sizes rare, from the values' frequencies
@@ -295,11 +344,12 @@ impl Engine {
         if (split, mask) != (self.split, self.mask) {
             self.split = split;
             self.mask = mask;
-            let rare = (0..self.g.len())
+            let rare: Vec<usize> = (0..self.g.len())
                 .filter(|&s| self.parity(self.g[s]) == self.rare_parity(s))
-                .map(|s| (s as u32, self.g[s]))
                 .collect();
-            self.rare = rare;
+            self.rare_pos = rare.iter().map(|&s| s as u32).collect();
+            self.rare_val = rare.iter().map(|&s| self.g[s]).collect();
+            self.build_classes();
         }
     }
 }

@@ -4,11 +4,13 @@
 //! * [`code`]: codes as typed, checked.
 //! * [`reference`](mod@reference): the rule with every option listed, O(n^2): the oracle.
 //! * [`fast`]: the rare/common split, exact for any split and fast for a good one.
+//! * [`lanes`]: its two inner loops, plain and AVX-512.
 //! * [`seq`]: one code in full: values, P-positions, the certified period (Guy-Smith window),
 //!   the ogsolve-compatible checksum, the split's figures.
 
 pub mod code;
 pub mod fast;
+pub mod lanes;
 pub mod reference;
 pub mod seq;
 

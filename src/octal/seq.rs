@@ -159,7 +159,7 @@ pub fn describe(
             kind,
             mask,
             rare_count: rare.len(),
-            last_rare: rare.last().map(|&(s, _)| s as usize),
+            last_rare: rare.last().map(|&s| s as usize),
         },
         checksum: checksum(g),
         checksum_n: g.len().saturating_sub(1),
