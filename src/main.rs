@@ -14,6 +14,7 @@ use nimseq::arrows::spider_gpu::FillError;
 use nimseq::gpu::GpuError;
 use nimseq::kcross::table::TableError;
 use nimseq::memory::OverBudget;
+use nimseq::octal::scan::ScanError as OctalScanError;
 use nimseq::octal::seq::OctalError;
 use nimseq::output::checkpoint::CheckpointError;
 use nimseq::output::resumable::ResumeError;
@@ -79,6 +80,14 @@ fn is_bad_input(e: &anyhow::Error) -> bool {
             || matches!(
                 c.downcast_ref::<FillError>(),
                 Some(FillError::Checkpoint(_))
+            )
+            || matches!(
+                c.downcast_ref::<OctalScanError>(),
+                Some(
+                    OctalScanError::OverBudget(_)
+                        | OctalScanError::Resume(_)
+                        | OctalScanError::Octal(OctalError::OverBudget(_))
+                )
             )
             || c.downcast_ref::<GpuError>().is_some_and(refused)
             || matches!(c.downcast_ref::<TableError>(), Some(TableError::Gpu(e)) if refused(e))

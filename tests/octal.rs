@@ -4,7 +4,8 @@
 use nimseq::memory::Budget;
 use nimseq::octal::fast::Engine;
 use nimseq::octal::lanes::{BATCH, Kernel};
-use nimseq::octal::seq::{certify_prefix, describe};
+use nimseq::octal::scan::{self, ScanBackend};
+use nimseq::octal::seq::{certify_prefix, checksum, describe};
 use nimseq::octal::{OctalCode, reference};
 use nimseq::subtraction::{Ruleset, fast::FastSolver};
 use rand::{Rng, SeedableRng, rngs::StdRng};
@@ -250,6 +251,13 @@ fn octal_cli() {
         .unwrap();
     let text = String::from_utf8_lossy(&o.stdout);
     assert!(text.contains("checksum     a9445e72"), "{text}");
+    // And at each power of two (`ogsolve 0.007 -n 4096` prints 80C5EC8).
+    let o = nimseq()
+        .args(["octal", "stats", "0.007", "--n-max", "4097"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.contains("checksum of G(0..=4096): 080c5ec8"), "{text}");
     for (code, naming) in [
         ("0.8", "'8' is not an octal digit"),
         ("1.07", "the digit before the point is 0 or 4"),
@@ -271,9 +279,143 @@ fn octal_cli() {
         ],
         "over the memory budget",
     );
+    refused(
+        &["octal", "scan", "--n-max", "16777216", "--mem-budget", "1M"],
+        "over the memory budget",
+    );
+    refused(&["octal", "scan", "--shard", "4/3"], "invalid shard '4/3'");
+    refused(&["octal", "scan", "--digits", "7"], "--digits");
+}
+
+/// The scan's rows: the fast path's equal the reference's on random codes of three and four
+/// digits (fresh seed), on every code of two digits through the CLI, and the spec's games
+/// show their published periods.
+fn scan_rows_agree_across_backends() {
+    let seed = fresh_seed();
+    let mut rng = StdRng::seed_from_u64(seed);
+    for _ in 0..12 {
+        let digits = rng.random_range(3..=4);
+        let all: Vec<OctalCode> = scan::codes(digits).collect();
+        let code = &all[rng.random_range(0..all.len())];
+        let n = rng.random_range(1000..3000);
+        assert_eq!(
+            scan::solve(code, n, ScanBackend::Cpu).unwrap(),
+            scan::solve(code, n, ScanBackend::Reference).unwrap(),
+            "{code} to {n} (seed {seed})"
+        );
+    }
+    assert_eq!(scan::codes(3).count(), 448);
+    assert_eq!(scan::codes(4).count(), 3584);
+    let args = ["octal", "scan", "--digits", "2", "--n-max", "4096"];
+    let rows = |backend: &str| {
+        let o = nimseq()
+            .args(args)
+            .args(["--backend", backend])
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let summary = String::from_utf8_lossy(&o.stderr).to_string();
+        (String::from_utf8(o.stdout).unwrap(), summary)
+    };
+    let (cpu, summary) = rows("cpu");
+    assert_eq!(cpu, rows("reference").0);
+    assert_eq!(cpu.lines().count(), 1 + 56);
+    assert!(cpu.contains("\n0.07,34,53,2048,9,"), "{cpu}");
+    assert!(cpu.contains("\n0.77,12,71,1024,8,"), "{cpu}");
+    // 0.16 needs 510 K values: unsettled here, its fields empty.
+    assert!(cpu.contains("\n0.16,,,,16,"), "{cpu}");
+    assert!(
+        summary.contains("56 codes: 40 settled, 16 unsettled; longest period 34 (0.07)"),
+        "{summary}"
+    );
+    // The checksum is ogsolve's over G(0..n-max), past a certificate by the period: that of
+    // the values themselves.
+    let kayles = fast_values(&"0.77".parse().unwrap(), 4096, Kernel::detect());
+    let line = cpu.lines().find(|l| l.starts_with("0.77,")).unwrap();
+    assert!(line.ends_with(&checksum(&kayles)), "{line}");
+}
+
+/// Shards concatenate to the whole scan, and a scan killed mid-way resumes to the same bytes.
+fn scan_shards_and_resume() {
+    let dir = tempfile::tempdir().unwrap();
+    let args = [
+        "octal",
+        "scan",
+        "--digits",
+        "2",
+        "--n-max",
+        "16384",
+        "--chunk-size",
+        "2",
+        "--backend",
+        "reference",
+    ];
+    let into = |extra: &[&str], out: &std::path::Path| {
+        nimseq()
+            .args(args)
+            .args(extra)
+            .arg("--out")
+            .arg(out)
+            .output()
+            .unwrap()
+    };
+    let whole = dir.path().join("whole.csv");
+    assert!(into(&[], &whole).status.success());
+    let mut joined = Vec::new();
+    for i in 1..=3 {
+        let part = dir.path().join(format!("part{i}.csv"));
+        assert!(
+            into(&["--shard", &format!("{i}/3")], &part)
+                .status
+                .success()
+        );
+        joined.extend(std::fs::read(&part).unwrap());
+    }
+    assert_eq!(joined, std::fs::read(&whole).unwrap());
+
+    let cut = dir.path().join("cut.csv");
+    let checkpoint = dir.path().join("cut.csv.checkpoint");
+    let mut child = nimseq()
+        .args(args)
+        .arg("--out")
+        .arg(&cut)
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let start = std::time::Instant::now();
+    loop {
+        let done = std::fs::read_to_string(&checkpoint)
+            .ok()
+            .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
+            .and_then(|v| v["next_chunk"].as_u64())
+            .unwrap_or(0);
+        if done >= 3 || start.elapsed().as_secs() > 60 {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert!(
+        std::fs::read(&cut).unwrap().len() < std::fs::read(&whole).unwrap().len(),
+        "the run finished before the kill"
+    );
+    let o = into(&[], &cut);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("add --resume"));
+    let o = into(&["--resume"], &cut);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(std::fs::read(&cut).unwrap(), std::fs::read(&whole).unwrap());
+    assert!(!checkpoint.exists());
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("56 codes: 40 settled, 16 unsettled"),
+        "the resumed totals cover every row"
+    );
 }
 
 trials!(
+    scan_rows_agree_across_backends,
+    scan_shards_and_resume,
     fast_path_equals_the_reference,
     kernels_clear_the_same_bits,
     subtraction_codes_equal_the_subtraction_engine,

@@ -369,6 +369,9 @@ pub enum OctalCommand {
     Seq(OctalSeqArgs),
     /// Value frequencies, the rare/common split and the largest value of G(0..n-max).
     Stats(OctalStatsArgs),
+    /// Every code 0.d1...dk with dk != 0 to --n-max: one row per code with its certified
+    /// period and pre-period (or none), largest value, rare count and ogsolve's checksum.
+    Scan(OctalScanArgs),
 }
 
 fn parse_code(s: &str) -> Result<OctalCode, String> {
@@ -406,6 +409,36 @@ pub struct OctalStatsArgs {
     /// Text for reading, or one JSON object.
     #[arg(long, value_enum, default_value_t = SeqFormat::Text)]
     pub format: SeqFormat,
+}
+
+#[derive(Args, Debug)]
+pub struct OctalScanArgs {
+    /// Digits after the point: 3 is 448 codes, 4 is 3,584.
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u64).range(1..=nimseq::octal::scan::MAX_DIGITS as u64))]
+    pub digits: u64,
+    /// Values G(0..n-max) of each code: a period is looked for at each doubling from 1024.
+    #[arg(long, default_value_t = 1 << 16, value_parser = clap::value_parser!(u64).range(1..=1 << 24))]
+    pub n_max: u64,
+    /// Which implementation computes the rows; all give identical rows.
+    #[arg(long, value_enum, default_value_t = CpuChoice::Auto)]
+    pub backend: CpuChoice,
+    /// Row format: CSV with a header, or one JSON object per line.
+    #[arg(long, value_enum, default_value_t = Format::Csv)]
+    pub format: Format,
+    /// Write rows here (resumable) instead of stdout.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Continue an interrupted scan of --out after its last complete chunk.
+    #[arg(long, requires = "out")]
+    pub resume: bool,
+    /// Run the i-th of N contiguous parts (1 <= i <= N); the N files concatenate in order.
+    #[arg(long, default_value = "1/1")]
+    pub shard: Shard,
+    /// Codes per chunk: the unit of checkpoints and shards.
+    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u64).range(1..))]
+    pub chunk_size: u64,
+    #[command(flatten)]
+    pub memory: MemoryArgs,
 }
 
 #[derive(Subcommand, Debug)]

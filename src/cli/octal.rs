@@ -2,9 +2,10 @@
 
 use anyhow::Result;
 
-use super::args::{OctalCommand, SeqFormat};
+use super::args::{CpuChoice, OctalCommand, OctalScanArgs, SeqFormat};
 use super::print;
-use nimseq::octal::seq::{describe, frequency_lines};
+use nimseq::octal::scan::{self, ScanBackend, ScanOptions};
+use nimseq::octal::seq::{describe, stats_lines};
 
 pub fn run(command: OctalCommand) -> Result<()> {
     match command {
@@ -32,10 +33,33 @@ pub fn run(command: OctalCommand) -> Result<()> {
                 SeqFormat::Json => print::report(&report, args.format),
                 SeqFormat::Text => {
                     println!("{report}");
-                    println!("{}", frequency_lines(&report));
+                    println!("{}", stats_lines(&report));
                     Ok(())
                 }
             }
         }
+        OctalCommand::Scan(args) => run_scan(args),
     }
+}
+
+fn run_scan(args: OctalScanArgs) -> Result<()> {
+    let opts = ScanOptions {
+        digits: args.digits as usize,
+        n_max: args.n_max as usize,
+        backend: match args.backend {
+            CpuChoice::Reference => ScanBackend::Reference,
+            CpuChoice::Cpu | CpuChoice::Auto => ScanBackend::Cpu,
+        },
+        format: args.format,
+        out: args.out,
+        resume: args.resume,
+        shard: args.shard,
+        chunk_size: args.chunk_size,
+        budget: args.memory.budget(),
+    };
+    // Stdout is line-buffered: one write per row would cost a system call each.
+    let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
+    let summary = scan::run(&opts, &mut stdout)?;
+    eprintln!("{summary}");
+    Ok(())
 }

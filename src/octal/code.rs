@@ -50,6 +50,12 @@ impl OctalCode {
         self.digits.iter().any(|d| d & 4 != 0)
     }
 
+    /// Whether the one digit with a 4-bit is the last, `t >= 1`: the position split is then
+    /// exact (spec section 3).
+    pub fn splits_only_last(&self) -> bool {
+        self.split_indices() == [self.t()] && self.t() >= 1
+    }
+
     /// The indices of the digits with a 4-bit (the splitting moves).
     pub fn split_indices(&self) -> Vec<usize> {
         (0..self.digits.len())

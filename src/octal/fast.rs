@@ -100,7 +100,7 @@ impl Engine {
             .map(|i| (i, digits[i] & 1 != 0, digits[i] & 2 != 0))
             .collect();
         let splits = code.split_indices();
-        let position_allowed = splits == [t] && t >= 1;
+        let position_allowed = code.splits_only_last();
         let mut engine = Engine {
             code: code.to_string(),
             t,
@@ -312,35 +312,7 @@ impl Engine {
     /// (by the parity of the size, for the position split, which only codes whose one splitting
     /// digit is the last may use), and rebuilds the rare list.
     fn choose_split(&mut self) {
-        let bits = (32 - self.max.leading_zeros()).clamp(1, MASK_BITS);
-        let values = 1usize << bits;
-        let mut count = vec![[0u64; 2]; values];
-        for (s, &v) in self.g.iter().enumerate() {
-            count[v as usize & (values - 1)][(s + self.t) & 1] += 1;
-        }
-        let rare_for = |split: Split, mask: u32| -> u64 {
-            (0..values)
-                .map(|v| {
-                    let parity = (v as u32 & mask).count_ones() & 1;
-                    match split {
-                        Split::Value if parity == 0 => count[v][0] + count[v][1],
-                        Split::Value => 0,
-                        // Rare where the parity equals (s + t) & 1.
-                        Split::Position => count[v][parity as usize],
-                    }
-                })
-                .sum()
-        };
-        let splits: &[Split] = if self.position_allowed {
-            &[Split::Value, Split::Position]
-        } else {
-            &[Split::Value]
-        };
-        let (split, mask) = splits
-            .iter()
-            .flat_map(|&split| (1..values as u32).map(move |mask| (split, mask)))
-            .min_by_key(|&(split, mask)| rare_for(split, mask))
-            .expect("some mask");
+        let (split, mask, _) = best_split(&self.g, self.t, self.position_allowed);
         if (split, mask) != (self.split, self.mask) {
             self.split = split;
             self.mask = mask;
@@ -352,4 +324,41 @@ impl Engine {
             self.build_classes();
         }
     }
+}
+
+/// The split and mask (over the values' lowest [`MASK_BITS`] bits) that make the fewest of the
+/// sizes of `g` rare, and how many: the position split only where `position_allowed` (the
+/// code's one splitting digit is its last, `t`).
+pub fn best_split(g: &[u32], t: usize, position_allowed: bool) -> (Split, u32, u64) {
+    let max = g.iter().copied().max().unwrap_or(0);
+    let bits = (32 - max.leading_zeros()).clamp(1, MASK_BITS);
+    let values = 1usize << bits;
+    let mut count = vec![[0u64; 2]; values];
+    for (s, &v) in g.iter().enumerate() {
+        count[v as usize & (values - 1)][(s + t) & 1] += 1;
+    }
+    let rare_for = |split: Split, mask: u32| -> u64 {
+        (0..values)
+            .map(|v| {
+                let parity = (v as u32 & mask).count_ones() & 1;
+                match split {
+                    Split::Value if parity == 0 => count[v][0] + count[v][1],
+                    Split::Value => 0,
+                    // Rare where the parity equals (s + t) & 1.
+                    Split::Position => count[v][parity as usize],
+                }
+            })
+            .sum()
+    };
+    let splits: &[Split] = if position_allowed {
+        &[Split::Value, Split::Position]
+    } else {
+        &[Split::Value]
+    };
+    splits
+        .iter()
+        .flat_map(|&split| (1..values as u32).map(move |mask| (split, mask)))
+        .map(|(split, mask)| (split, mask, rare_for(split, mask)))
+        .min_by_key(|&(_, _, rare)| rare)
+        .expect("some mask")
 }

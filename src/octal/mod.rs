@@ -5,6 +5,7 @@
 //! * [`reference`](mod@reference): the rule with every option listed, O(n^2): the oracle.
 //! * [`fast`]: the rare/common split, exact for any split and fast for a good one.
 //! * [`lanes`]: its two inner loops, plain and AVX-512.
+//! * [`scan`]: every code of k digits, one row each, resumable.
 //! * [`seq`]: one code in full: values, P-positions, the certified period (Guy-Smith window),
 //!   the ogsolve-compatible checksum, the split's figures.
 
@@ -12,6 +13,7 @@ pub mod code;
 pub mod fast;
 pub mod lanes;
 pub mod reference;
+pub mod scan;
 pub mod seq;
 
 pub use code::OctalCode;

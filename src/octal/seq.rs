@@ -50,6 +50,9 @@ pub struct SplitFigures {
     pub mask: u32,
     pub rare_count: usize,
     pub last_rare: Option<usize>,
+    /// The rare sizes themselves (`stats` only).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub rare_sizes: Vec<u32>,
 }
 
 /// Everything `nimseq octal seq` and `stats` show.
@@ -74,16 +77,39 @@ pub struct OctalReport {
     /// ogsolve's checksum of `G(0..=checksum_n)`.
     pub checksum: String,
     pub checksum_n: usize,
+    /// ogsolve's checksum of `G(0..=n)` at each power of two `n` computed (`stats` only), to
+    /// compare with `ogsolve CODE -n N` at any of them.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub checksums: Vec<(usize, String)>,
 }
 
 /// ogsolve's Fletcher-style checksum of `values` (spec `octal.md` section 4).
 pub fn checksum(values: &[u32]) -> String {
+    checksums_at(values, |_| false).1
+}
+
+/// ogsolve's checksum of all of `values`, and of each prefix `G(0..=n)` for which `at(n)`.
+fn checksums_at(values: &[u32], at: impl Fn(usize) -> bool) -> (Vec<(usize, String)>, String) {
     let (mut s0, mut s1) = (0u16, 0u16);
-    for &g in values {
+    let hex = |s0: u16, s1: u16| format!("{:08x}", (u32::from(s1) << 16) | u32::from(s0));
+    let mut prefixes = Vec::new();
+    for (n, &g) in values.iter().enumerate() {
         s0 = s0.wrapping_add(g as u16);
         s1 = s1.wrapping_add(s0);
+        if at(n) {
+            prefixes.push((n, hex(s0, s1)));
+        }
     }
-    format!("{:08x}", (u32::from(s1) << 16) | u32::from(s0))
+    (prefixes, hex(s0, s1))
+}
+
+/// The lengths at which a period of `code` is looked for, up to `max_len`: doubling from
+/// [`FIRST_LOOK`] (or `4 t`, for long codes).
+pub fn look_lengths(code: &OctalCode, max_len: usize) -> impl Iterator<Item = usize> {
+    let first = FIRST_LOOK.max(4 * code.t()).min(max_len);
+    std::iter::successors(Some(first), move |&at| {
+        (at < max_len).then(|| (2 * at).min(max_len))
+    })
 }
 
 /// The period the prefix `g` of `code` proves, if any, with its window.
@@ -126,14 +152,12 @@ pub fn describe(
     let mut engine = Engine::new(code);
     let mut certificate = None;
     if look_for_period {
-        let mut at = FIRST_LOOK.max(4 * code.t()).min(max_len);
-        loop {
+        for at in look_lengths(code, max_len) {
             engine.extend(at)?;
             certificate = certify_prefix(code, engine.values());
-            if certificate.is_some() || at >= max_len {
+            if certificate.is_some() {
                 break;
             }
-            at = (2 * at).min(max_len);
         }
     }
     // `stats` computes what it was asked; `seq` what it showed or certified.
@@ -145,6 +169,7 @@ pub fn describe(
         *frequencies.entry(v).or_insert(0) += 1;
     }
     let (kind, mask, rare) = engine.split();
+    let (checksums, checksum) = checksums_at(g, |n| !look_for_period && n.is_power_of_two());
     Ok(OctalReport {
         code: code.to_string(),
         values: g[..len].to_vec(),
@@ -160,9 +185,15 @@ pub fn describe(
             mask,
             rare_count: rare.len(),
             last_rare: rare.last().map(|&s| s as usize),
+            rare_sizes: if look_for_period {
+                Vec::new()
+            } else {
+                rare.to_vec()
+            },
         },
-        checksum: checksum(g),
+        checksum,
         checksum_n: g.len().saturating_sub(1),
+        checksums,
     })
 }
 
@@ -220,12 +251,16 @@ impl fmt::Display for OctalReport {
     }
 }
 
-/// The value frequencies, for `stats`, one line per value.
-pub fn frequency_lines(report: &OctalReport) -> String {
-    let lines: Vec<String> = report
+/// What `stats` shows past the report: the checksum at each power of two, then the value
+/// frequencies, one line each.
+pub fn stats_lines(report: &OctalReport) -> String {
+    let checksums = report
+        .checksums
+        .iter()
+        .map(|(n, sum)| format!("checksum of G(0..={n}): {sum}"));
+    let frequencies = report
         .frequencies
         .iter()
-        .map(|(v, n)| format!("g = {v:<4} {n} sizes"))
-        .collect();
-    lines.join("\n")
+        .map(|(v, n)| format!("g = {v:<4} {n} sizes"));
+    checksums.chain(frequencies).collect::<Vec<_>>().join("\n")
 }
