@@ -89,6 +89,7 @@ fn is_bad_input(e: &anyhow::Error) -> bool {
                         | OctalScanError::Octal(OctalError::OverBudget(_))
                 )
             )
+            || matches!(c.downcast_ref::<OctalScanError>(), Some(OctalScanError::Octal(OctalError::Gpu(e))) if refused(e))
             || c.downcast_ref::<GpuError>().is_some_and(refused)
             || matches!(c.downcast_ref::<TableError>(), Some(TableError::Gpu(e)) if refused(e))
             || matches!(c.downcast_ref::<FillError>(), Some(FillError::Gpu(e)) if refused(e))

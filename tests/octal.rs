@@ -3,14 +3,15 @@
 
 use nimseq::memory::Budget;
 use nimseq::octal::fast::Engine;
+use nimseq::octal::gpu::OctalGpu;
 use nimseq::octal::lanes::{BATCH, Kernel};
-use nimseq::octal::scan::{self, ScanBackend};
+use nimseq::octal::scan::{self, OctalRow, ScanBackend};
 use nimseq::octal::seq::{certify_prefix, checksum, describe};
 use nimseq::octal::{OctalCode, reference};
 use nimseq::subtraction::{Ruleset, fast::FastSolver};
 use rand::{Rng, SeedableRng, rngs::StdRng};
 
-use crate::common::{fresh_seed, nimseq, not_run, refused};
+use crate::common::{fresh_seed, gpu, nimseq, not_run, refused};
 
 fn fast_values(code: &OctalCode, len: usize, kernel: Kernel) -> Vec<u32> {
     let mut engine = Engine::with_kernel(code, kernel);
@@ -335,6 +336,41 @@ fn scan_rows_agree_across_backends() {
     assert!(line.ends_with(&checksum(&kayles)), "{line}");
 }
 
+/// The GPU path's rows equal the CPU path's: every code of one and two digits (and 4.d1, which
+/// splits without taking) to n = 2000, random codes of three and four digits (fresh seed), and
+/// the hand-over to the CPU of codes whose values pass the kernel's bound (lowered here).
+fn gpu_rows_equal_cpu_rows() {
+    let Some(ctx) = gpu() else { return };
+    let seed = fresh_seed();
+    let mut rng = StdRng::seed_from_u64(seed);
+    let mut codes: Vec<OctalCode> = scan::codes(1).chain(scan::codes(2)).collect();
+    codes.extend((0..8).map(|d| format!("4.{d}").parse::<OctalCode>().unwrap()));
+    for _ in 0..12 {
+        let all: Vec<OctalCode> = scan::codes(rng.random_range(3..=4)).collect();
+        codes.push(all[rng.random_range(0..all.len())].clone());
+    }
+    let cpu = |codes: &[OctalCode], n: usize| -> Vec<OctalRow> {
+        codes
+            .iter()
+            .map(|c| scan::solve(c, n, ScanBackend::Cpu).unwrap())
+            .collect()
+    };
+    let gpu = OctalGpu::new(ctx).unwrap();
+    assert_eq!(
+        gpu.solve(&codes, 2000).unwrap(),
+        cpu(&codes, 2000),
+        "seed {seed}"
+    );
+    let low = OctalGpu::with_limit(ctx, 8).unwrap();
+    let two: Vec<OctalCode> = scan::codes(2).collect();
+    let rows = low.solve(&two, 1500).unwrap();
+    assert!(
+        rows.iter().any(|r| r.max_value >= 8),
+        "some code is handed over"
+    );
+    assert_eq!(rows, cpu(&two, 1500));
+}
+
 /// Shards concatenate to the whole scan, and a scan killed mid-way resumes to the same bytes.
 fn scan_shards_and_resume() {
     let dir = tempfile::tempdir().unwrap();
@@ -414,6 +450,7 @@ fn scan_shards_and_resume() {
 }
 
 trials!(
+    gpu_rows_equal_cpu_rows,
     scan_rows_agree_across_backends,
     scan_shards_and_resume,
     fast_path_equals_the_reference,

@@ -420,8 +420,8 @@ pub struct OctalScanArgs {
     #[arg(long, default_value_t = 1 << 16, value_parser = clap::value_parser!(u64).range(1..=1 << 24))]
     pub n_max: u64,
     /// Which implementation computes the rows; all give identical rows.
-    #[arg(long, value_enum, default_value_t = CpuChoice::Auto)]
-    pub backend: CpuChoice,
+    #[arg(long, value_enum, default_value_t = BackendChoice::Auto)]
+    pub backend: BackendChoice,
     /// Row format: CSV with a header, or one JSON object per line.
     #[arg(long, value_enum, default_value_t = Format::Csv)]
     pub format: Format,

@@ -2,9 +2,11 @@
 
 use anyhow::Result;
 
-use super::args::{CpuChoice, OctalCommand, OctalScanArgs, SeqFormat};
+use super::args::{OctalCommand, OctalScanArgs, SeqFormat};
+use super::backend::{Chosen, choose};
 use super::print;
-use nimseq::octal::scan::{self, ScanBackend, ScanOptions};
+use nimseq::octal::gpu::OctalGpu;
+use nimseq::octal::scan::{self, Backend, ScanBackend, ScanOptions};
 use nimseq::octal::seq::{describe, stats_lines};
 
 pub fn run(command: OctalCommand) -> Result<()> {
@@ -46,10 +48,6 @@ fn run_scan(args: OctalScanArgs) -> Result<()> {
     let opts = ScanOptions {
         digits: args.digits as usize,
         n_max: args.n_max as usize,
-        backend: match args.backend {
-            CpuChoice::Reference => ScanBackend::Reference,
-            CpuChoice::Cpu | CpuChoice::Auto => ScanBackend::Cpu,
-        },
         format: args.format,
         out: args.out,
         resume: args.resume,
@@ -57,9 +55,18 @@ fn run_scan(args: OctalScanArgs) -> Result<()> {
         chunk_size: args.chunk_size,
         budget: args.memory.budget(),
     };
+    let chosen = choose(args.backend)?;
+    let backend = match &chosen {
+        Chosen::Reference => Backend::Cpu(ScanBackend::Reference),
+        Chosen::Cpu => Backend::Cpu(ScanBackend::Cpu),
+        Chosen::Gpu { ctx, .. } => {
+            eprintln!("backend: gpu, {}", ctx.describe());
+            Backend::Gpu(OctalGpu::new(ctx)?)
+        }
+    };
     // Stdout is line-buffered: one write per row would cost a system call each.
     let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
-    let summary = scan::run(&opts, &mut stdout)?;
+    let summary = scan::run(&opts, &backend, &mut stdout)?;
     eprintln!("{summary}");
     Ok(())
 }

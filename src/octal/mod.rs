@@ -4,6 +4,7 @@
 //! * [`code`]: codes as typed, checked.
 //! * [`reference`](mod@reference): the rule with every option listed, O(n^2): the oracle.
 //! * [`fast`]: the rare/common split, exact for any split and fast for a good one.
+//! * [`gpu`]: the scan's codes in lock-step on the GPU, one workgroup each.
 //! * [`lanes`]: its two inner loops, plain and AVX-512.
 //! * [`scan`]: every code of k digits, one row each, resumable.
 //! * [`seq`]: one code in full: values, P-positions, the certified period (Guy-Smith window),
@@ -11,6 +12,7 @@
 
 pub mod code;
 pub mod fast;
+pub mod gpu;
 pub mod lanes;
 pub mod reference;
 pub mod scan;

@@ -12,6 +12,7 @@ use serde::{Deserialize, Serialize};
 
 use super::code::OctalCode;
 use super::fast::{Engine, best_split};
+use super::gpu::OctalGpu;
 use super::reference;
 use super::seq::{Certificate, OctalError, certify_prefix, checksum, look_lengths, memory};
 use crate::memory::{Budget, OverBudget};
@@ -22,7 +23,7 @@ use crate::subtraction::scan::Shard;
 /// Digits after the point a scan may ask for: 6 is 229,376 codes.
 pub const MAX_DIGITS: usize = 6;
 
-/// Which solver computes the rows; both give identical rows.
+/// Which CPU solver computes a code's row; both give identical rows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub enum ScanBackend {
     /// The plain rule, O(n^2) a code.
@@ -31,13 +32,19 @@ pub enum ScanBackend {
     Cpu,
 }
 
+/// What computes a scan's rows.
+pub enum Backend<'c> {
+    /// One code a thread.
+    Cpu(ScanBackend),
+    /// A chunk's codes in lock-step on the GPU.
+    Gpu(OctalGpu<'c>),
+}
+
 /// What a scan computes and where its rows go.
 #[derive(Clone, Debug, Serialize)]
 pub struct ScanOptions {
     pub digits: usize,
     pub n_max: usize,
-    #[serde(skip)]
-    pub backend: ScanBackend,
     pub format: Format,
     #[serde(skip)]
     pub out: Option<PathBuf>,
@@ -120,7 +127,6 @@ impl Row for OctalRow {
 pub fn solve(code: &OctalCode, n_max: usize, backend: ScanBackend) -> Result<OctalRow, OctalError> {
     let mut engine = Engine::new(code);
     let mut reference_values = Vec::new();
-    let mut found: Option<(Certificate, usize)> = None;
     for at in look_lengths(code, n_max) {
         let g = match backend {
             ScanBackend::Cpu => {
@@ -133,14 +139,23 @@ pub fn solve(code: &OctalCode, n_max: usize, backend: ScanBackend) -> Result<Oct
             }
         };
         if let Some(c) = certify_prefix(code, g) {
-            found = Some((c, at));
-            break;
+            return Ok(row(code, g, Some((c, at)), n_max));
         }
     }
     let g = match backend {
         ScanBackend::Cpu => engine.values(),
         ScanBackend::Reference => &reference_values,
     };
+    Ok(row(code, g, None, n_max))
+}
+
+/// The row of `code` from its values `g`, certified (with the length that did it) or not.
+pub fn row(
+    code: &OctalCode,
+    g: &[u32],
+    found: Option<(Certificate, usize)>,
+    n_max: usize,
+) -> OctalRow {
     let mut all = g.to_vec();
     if let Some((c, _)) = &found {
         // Certified: every later value repeats the one a period back.
@@ -148,7 +163,7 @@ pub fn solve(code: &OctalCode, n_max: usize, backend: ScanBackend) -> Result<Oct
             all.push(all[n - c.period]);
         }
     }
-    Ok(OctalRow {
+    OctalRow {
         code: code.to_string(),
         period: found.as_ref().map(|(c, _)| c.period),
         preperiod: found.as_ref().map(|(c, _)| c.preperiod),
@@ -156,7 +171,7 @@ pub fn solve(code: &OctalCode, n_max: usize, backend: ScanBackend) -> Result<Oct
         max_value: g.iter().copied().max().unwrap_or(0),
         rare_count: best_split(g, code.t(), code.splits_only_last()).2,
         checksum: checksum(&all[..n_max]),
-    })
+    }
 }
 
 /// Running totals over a scan's rows, saved with each checkpoint.
@@ -208,7 +223,11 @@ impl fmt::Display for OctalScanSummary {
 
 /// Runs the scan `opts`, rows to `opts.out` (resumable) or to `stdout`; returns the totals of
 /// this shard's rows, resumed ones included.
-pub fn run(opts: &ScanOptions, stdout: &mut dyn Write) -> Result<OctalScanSummary, ScanError> {
+pub fn run(
+    opts: &ScanOptions,
+    backend: &Backend<'_>,
+    stdout: &mut dyn Write,
+) -> Result<OctalScanSummary, ScanError> {
     let threads = rayon::current_num_threads() as u64;
     opts.budget
         .check(memory(opts.n_max).saturating_mul(threads), || {
@@ -244,10 +263,13 @@ pub fn run(opts: &ScanOptions, stdout: &mut dyn Write) -> Result<OctalScanSummar
     let bar = progress_bar(total as u64, "codes");
     bar.set_position((first..next).map(|k| chunk_codes(k).len() as u64).sum());
     while next < end {
-        let rows = chunk_codes(next)
-            .par_iter()
-            .map(|code| solve(code, opts.n_max, opts.backend))
-            .collect::<Result<Vec<_>, _>>()?;
+        let rows = match backend {
+            Backend::Cpu(solver) => chunk_codes(next)
+                .par_iter()
+                .map(|code| solve(code, opts.n_max, *solver))
+                .collect::<Result<Vec<_>, _>>()?,
+            Backend::Gpu(gpu) => gpu.solve(chunk_codes(next), opts.n_max)?,
+        };
         let mut text = Vec::new();
         for row in &rows {
             opts.format.write_row(&mut text, row)?;

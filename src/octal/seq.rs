@@ -22,6 +22,8 @@ pub enum OctalError {
     OverBudget(#[from] OverBudget),
     #[error(transparent)]
     TooLarge(#[from] TooLarge),
+    #[error(transparent)]
+    Gpu(#[from] crate::gpu::GpuError),
 }
 
 /// Bytes the values of `len` heap sizes take at most (the values, the rare list if every size
