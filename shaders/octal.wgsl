@@ -1,5 +1,5 @@
 // Octal games (spec octal.md), many codes in lock-step: one workgroup per code, computing its
-// values G(n_from..n_to) in order with the rare/common split of src/octal/fast.rs. For each n
+// next values in order, up to G(n_to - 1), with the rare/common split of src/octal/fast.rs. For each n
 // the workgroup's invocations share the work: the splits with a rare part (strided over the
 // code's rare list) mark the offered values in a workgroup bitset; the least value of n's
 // common class not offered and the rare-class values below it still wanted come from one word
@@ -16,7 +16,8 @@ const VALUES: u32 = 2048u;
 const WORDS: u32 = 64u;
 
 struct Params {
-    n_from: u32,
+    // Each code goes on from the size it reached, for at most `steps` sizes, not past `n_to`.
+    steps: u32,
     n_to: u32,
     // Words per code in `values` and `rare`.
     stride: u32,
@@ -35,8 +36,10 @@ struct Code {
     // when a value reached VALUES.
     rare_count: u32,
     flags: u32,
-    _pad0: u32,
-    _pad1: u32,
+    // The sizes whose values are in: the kernel records each as it goes, so that the host
+    // sees how far a dispatch got, even one a driver cut short.
+    reached: u32,
+    _pad: u32,
 }
 
 @group(0) @binding(0) var<uniform> params: Params;
@@ -57,6 +60,7 @@ var<workgroup> stop: u32;
 // uniform, as the barriers in the loops over them need.
 var<workgroup> code_digits: u32;
 var<workgroup> code_t: u32;
+var<workgroup> code_reached: u32;
 
 fn digit(digits: u32, i: u32) -> u32 {
     return (digits >> (3u * i)) & 7u;
@@ -90,10 +94,13 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_index) l
         stop = c.flags & 1u;
         code_digits = c.digits;
         code_t = c.t;
+        code_reached = c.reached;
     }
     let digits = workgroupUniformLoad(&code_digits);
     let t = workgroupUniformLoad(&code_t);
-    for (var n = params.n_from; n < params.n_to; n++) {
+    let start = workgroupUniformLoad(&code_reached);
+    let end = min(params.n_to, start + params.steps);
+    for (var n = start; n < end; n++) {
         if workgroupUniformLoad(&stop) != 0u {
             break;
         }
@@ -195,12 +202,11 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_index) l
                     rare[base + rare_count] = n;
                     rare_count += 1u;
                 }
+                codes[ci].rare_count = rare_count;
+                codes[ci].reached = n + 1u;
             }
         }
         storageBarrier();
         workgroupBarrier();
-    }
-    if lid == 0u {
-        codes[ci].rare_count = rare_count;
     }
 }

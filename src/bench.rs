@@ -11,6 +11,7 @@ use std::process::Command;
 use std::time::Instant;
 
 use indicatif::MultiProgress;
+use rayon::prelude::*;
 
 use crate::arrows::spider::{SpiderTable, summarise};
 use crate::arrows::spider_gpu::{FillError, SpiderFill};
@@ -19,6 +20,7 @@ use crate::kcross::reference::{self, Reference};
 use crate::kcross::sequences::{Backend as KcrossBackend, Boards, Solver, strips};
 use crate::kcross::table::TableError;
 use crate::memory::Budget;
+use crate::octal::{self, OctalCode, scan::Backend as OctalBackend, seq::OctalError};
 use crate::output::Format;
 use crate::subtraction::TripleFilter;
 use crate::subtraction::gpu::{GpuStats, GpuTuning, SubtractionGpu, WARP};
@@ -247,6 +249,77 @@ pub fn time_spiders(
             summary.values.len(),
             hash.finish()
         ),
+    })
+}
+
+/// The rows of `codes` to `n_max` on `backend` (a scan's work: each code stops where its
+/// period is certified), timed; the checksum line is each code's checksum of `G(0..n_max)`.
+pub fn time_octal(
+    codes: &[OctalCode],
+    n_max: usize,
+    backend: &OctalBackend<'_>,
+    label: &str,
+) -> Result<BenchRow, OctalError> {
+    let start = Instant::now();
+    let rows = match backend {
+        OctalBackend::Cpu(solver) => codes
+            .par_iter()
+            .map(|code| octal::scan::solve(code, n_max, *solver))
+            .collect::<Result<Vec<_>, _>>()?,
+        OctalBackend::Gpu(gpu) => gpu.solve(codes, n_max)?,
+    };
+    let seconds = start.elapsed().as_secs_f64();
+    let line: Vec<String> = rows
+        .iter()
+        .map(|r| format!("{}:{}", r.code, r.checksum))
+        .collect();
+    Ok(BenchRow {
+        name: label.to_string(),
+        seconds,
+        items: codes.len() as u64,
+        values: Some(
+            rows.iter()
+                .map(|r| r.certified_at.unwrap_or(n_max) as u64)
+                .sum(),
+        ),
+        checksum: line.join(" "),
+    })
+}
+
+/// Times ogsolve (Beling's, `cargo install ogsolve`) on each of `codes` in turn as
+/// `PEER CODE -n N -m rc2` with `N = n_max - 1` (it computes `G(0..=N)`), reading the checksum
+/// it prints.
+pub fn time_ogsolve(peer: &Path, codes: &[OctalCode], n_max: usize) -> io::Result<BenchRow> {
+    let start = Instant::now();
+    let mut line = Vec::new();
+    for code in codes {
+        let out = Command::new(peer)
+            .arg(code.to_string())
+            .args(["-n", &(n_max - 1).to_string(), "-m", "rc2"])
+            .output()?;
+        let text = String::from_utf8_lossy(&out.stdout);
+        let sum = text
+            .split_whitespace()
+            .skip_while(|w| *w != "checksum:")
+            .nth(1)
+            .and_then(|hex| u32::from_str_radix(hex, 16).ok());
+        match (out.status.success(), sum) {
+            (true, Some(sum)) => line.push(format!("{code}:{sum:08x}")),
+            _ => {
+                return Err(io::Error::other(format!(
+                    "peer {} on {code} printed no checksum: {}",
+                    peer.display(),
+                    String::from_utf8_lossy(&out.stderr).trim()
+                )));
+            }
+        }
+    }
+    Ok(BenchRow {
+        name: format!("peer {}", peer.display()),
+        seconds: start.elapsed().as_secs_f64(),
+        items: codes.len() as u64,
+        values: Some((codes.len() * n_max) as u64),
+        checksum: line.join(" "),
     })
 }
 

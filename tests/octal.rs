@@ -361,6 +361,12 @@ fn gpu_rows_equal_cpu_rows() {
         cpu(&codes, 2000),
         "seed {seed}"
     );
+    // Past four rounds of look lengths, where a driver once cut a long dispatch short.
+    let long: Vec<OctalCode> = ["0.16", "0.007"]
+        .iter()
+        .map(|c| c.parse().unwrap())
+        .collect();
+    assert_eq!(gpu.solve(&long, 8192).unwrap(), cpu(&long, 8192));
     let low = OctalGpu::with_limit(ctx, 8).unwrap();
     let two: Vec<OctalCode> = scan::codes(2).collect();
     let rows = low.solve(&two, 1500).unwrap();

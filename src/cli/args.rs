@@ -450,6 +450,31 @@ pub enum BenchCommand {
     /// Time the table of all spiders with legs up to --leg-max with each backend: leg
     /// tuples/s, spiders/s, every value compared.
     Arrows(BenchArrowsArgs),
+    /// Time octal codes to --n-max with each backend (and ogsolve with --peer): codes/s,
+    /// values/s, ogsolve's checksum of each code compared.
+    Octal(BenchOctalArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct BenchOctalArgs {
+    /// The codes, comma-separated (e.g. 0.16,0.007); else every code of --digits digits.
+    #[arg(long, value_delimiter = ',', value_parser = parse_code, conflicts_with = "digits")]
+    pub codes: Vec<OctalCode>,
+    /// Every code 0.d1...dk with dk != 0, as `octal scan --digits` runs them.
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u64).range(1..=nimseq::octal::scan::MAX_DIGITS as u64))]
+    pub digits: u64,
+    /// Values G(0..n-max) of each code (a code stops where its period is certified; ogsolve
+    /// computes them all).
+    #[arg(long, default_value_t = 1 << 16, value_parser = clap::value_parser!(u64).range(2..=1 << 24))]
+    pub n_max: u64,
+    /// Also time the plain rule (O(n^2) a code).
+    #[arg(long)]
+    pub reference: bool,
+    /// ogsolve (`cargo install ogsolve`), run as `PEER CODE -n N-1 -m rc2` on each code.
+    #[arg(long)]
+    pub peer: Option<PathBuf>,
+    #[command(flatten)]
+    pub runs: BenchRuns,
 }
 
 #[derive(Args, Debug)]

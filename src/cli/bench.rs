@@ -6,11 +6,15 @@ use super::args::{BenchCommand, BenchRuns};
 use nimseq::arrows::spider;
 use nimseq::arrows::spider_gpu::{SpiderFill, SpiderGpu};
 use nimseq::bench::{
-    BenchRow, BenchTable, fastest_of, gpu_figures, time_kcross, time_peer, time_scan, time_spiders,
+    BenchRow, BenchTable, fastest_of, gpu_figures, time_kcross, time_octal, time_ogsolve,
+    time_peer, time_scan, time_spiders,
 };
 use nimseq::gpu::GpuContext;
 use nimseq::kcross::gpu::KcrossGpu;
 use nimseq::kcross::sequences::{self, Backend as KcrossBackend};
+use nimseq::octal;
+use nimseq::octal::gpu::OctalGpu;
+use nimseq::octal::scan::{Backend as OctalBackend, ScanBackend};
 use nimseq::subtraction::gpu::SubtractionGpu;
 use nimseq::subtraction::scan::Backend;
 
@@ -47,6 +51,49 @@ pub fn run(command: BenchCommand) -> Result<()> {
                 Ok(time_spiders(legs, h, &fill, label)?)
             })?;
             print(&gpu, None, "tuples", rows)
+        }
+        BenchCommand::Octal(args) => {
+            let n_max = args.n_max as usize;
+            let codes = match args.codes.is_empty() {
+                true => octal::scan::codes(args.digits as usize).collect(),
+                false => args.codes,
+            };
+            let threads = rayon::current_num_threads() as u64;
+            args.runs
+                .memory
+                .budget()
+                .check(octal::seq::memory(n_max).saturating_mul(threads), || {
+                    format!("{threads} codes to n = {n_max} at once")
+                })?;
+            eprintln!("timing {} octal code(s) to n = {n_max}", codes.len());
+            let gpu = bench_gpu(args.runs.no_gpu);
+            let kernel = gpu.as_ref().map(OctalGpu::new).transpose()?;
+            let gpu_backend = kernel.map(OctalBackend::Gpu);
+            let peer = args.peer.as_deref();
+            let rows = compare(
+                &args.runs,
+                peer.is_some(),
+                args.reference,
+                &gpu,
+                |timed, label| {
+                    Ok(match (timed, &gpu_backend) {
+                        (Timed::Peer, _) => {
+                            let peer = peer.expect("a peer is timed only when given");
+                            time_ogsolve(peer, &codes, n_max).context("running the peer")?
+                        }
+                        (Timed::Reference, _) => {
+                            let backend = OctalBackend::Cpu(ScanBackend::Reference);
+                            time_octal(&codes, n_max, &backend, label)?
+                        }
+                        (Timed::Gpu, Some(backend)) => time_octal(&codes, n_max, backend, label)?,
+                        _ => {
+                            let backend = OctalBackend::Cpu(ScanBackend::Cpu);
+                            time_octal(&codes, n_max, &backend, label)?
+                        }
+                    })
+                },
+            )?;
+            print(&gpu, None, "codes", rows)
         }
         BenchCommand::Sub(args) => {
             super::keep_freed_memory();

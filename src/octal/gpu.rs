@@ -18,6 +18,9 @@ const SHADER: &str = include_str!("../../shaders/octal.wgsl");
 /// The kernel's bound: values below it (the shader's `VALUES`).
 pub const VALUES: u32 = 2048;
 
+/// Heap sizes one dispatch computes at most.
+const SIZES_PER_DISPATCH: usize = 256;
+
 /// The longest code the kernel reads (its digits packed 3 bits each in one word).
 const MAX_T: usize = 9;
 
@@ -25,7 +28,7 @@ const MAX_T: usize = 9;
 #[repr(C)]
 #[derive(Clone, Copy, Pod, Zeroable)]
 struct Params {
-    n_from: u32,
+    steps: u32,
     n_to: u32,
     stride: u32,
     limit: u32,
@@ -41,7 +44,8 @@ struct CodeInfo {
     position: u32,
     rare_count: u32,
     flags: u32,
-    pad: [u32; 2],
+    reached: u32,
+    pad: u32,
 }
 
 /// A code's state between rounds.
@@ -174,19 +178,42 @@ impl<'c> OctalGpu<'c> {
             ctx.queue
                 .write_buffer(&infos, 0, bytemuck::cast_slice(&info));
             let p = Params {
-                n_from: done as u32,
+                steps: SIZES_PER_DISPATCH as u32,
                 n_to: at as u32,
                 stride: n_max as u32,
                 limit: self.limit,
             };
             ctx.queue.write_buffer(&params, 0, bytemuck::bytes_of(&p));
-            ctx.dispatch(&self.pipeline, &bind, (codes.len() as u32, 1));
+            // Short dispatches (a long one trips drivers' watchdogs, and one was seen cut short
+            // without an error), each going on from where its codes got, until all are in.
+            let mut reached = done;
+            let after = loop {
+                for _ in 0..(at - reached).div_ceil(SIZES_PER_DISPATCH) {
+                    ctx.dispatch(&self.pipeline, &bind, (codes.len() as u32, 1));
+                }
+                let after: Vec<CodeInfo> = bytemuck::pod_collect_to_vec(&ctx.read_buffer(&infos)?);
+                let behind = active
+                    .iter()
+                    .filter(|&&k| after[k].flags & 1 == 0)
+                    .map(|&k| after[k].reached as usize)
+                    .min()
+                    .unwrap_or(at);
+                if behind >= at {
+                    break after;
+                }
+                if behind == reached {
+                    return Err(GpuError::Readback(format!(
+                        "the GPU made no progress on the octal codes past n = {behind}"
+                    ))
+                    .into());
+                }
+                reached = behind;
+            };
             let pieces: Vec<(&wgpu::Buffer, u64)> = active
                 .iter()
                 .map(|&k| (&values, (4 * (k * n_max + done)) as u64))
                 .collect();
             let new = ctx.read_pieces(&pieces, (4 * (at - done)) as u64)?;
-            let after: Vec<CodeInfo> = bytemuck::pod_collect_to_vec(&ctx.read_buffer(&infos)?);
             let new: &[u32] = bytemuck::cast_slice(&new);
             for (j, &k) in active.iter().enumerate() {
                 let track = &mut tracks[k];
@@ -245,7 +272,8 @@ fn split_for(code: &OctalCode, g: &[u32]) -> (Vec<u32>, CodeInfo) {
         position: u32::from(split == Split::Position),
         rare_count: listed.len() as u32,
         flags: 0,
-        pad: [0; 2],
+        reached: g.len() as u32,
+        pad: 0,
     };
     (listed, info)
 }
