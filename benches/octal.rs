@@ -1,0 +1,69 @@
+//! Octal games: every code of two digits to n = 4096 on each backend (a scan's work), and
+//! Treblecross (0.007) on the fast path with each of its kernels, as codes or values per second.
+//!
+//! GPU device creation and shader compilation happen outside the timer. `cargo test --benches`
+//! runs each once at this toy size; `cargo bench` measures. For ogsolve in the same run, longer
+//! codes and larger n, see `nimseq bench octal` and BENCHMARKS.md.
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+
+use nimseq::gpu::GpuContext;
+use nimseq::octal::OctalCode;
+use nimseq::octal::fast::Engine;
+use nimseq::octal::gpu::OctalGpu;
+use nimseq::octal::lanes::Kernel;
+use nimseq::octal::scan::{self, OctalRow, ScanBackend};
+
+fn cpu_rows(codes: &[OctalCode], n: usize, backend: ScanBackend) -> Vec<OctalRow> {
+    codes
+        .iter()
+        .map(|c| scan::solve(c, n, backend).expect("fits"))
+        .collect()
+}
+
+fn two_digit_scan(c: &mut Criterion) {
+    let codes: Vec<OctalCode> = scan::codes(2).collect();
+    let n = 4096;
+    let mut group = c.benchmark_group("octal scan 2 digits n=4096");
+    group.throughput(Throughput::Elements(codes.len() as u64));
+    group.sample_size(10);
+    group.bench_function("reference", |b| {
+        b.iter(|| cpu_rows(&codes, n, ScanBackend::Reference))
+    });
+    group.bench_function("cpu (one thread)", |b| {
+        b.iter(|| cpu_rows(&codes, n, ScanBackend::Cpu))
+    });
+    match GpuContext::new() {
+        Ok(ctx) => {
+            let gpu = OctalGpu::new(&ctx).expect("shader compiles");
+            group.bench_function("gpu", |b| b.iter(|| gpu.solve(&codes, n).expect("fits")));
+        }
+        Err(e) => eprintln!("no GPU benchmark: {e}"),
+    }
+    group.finish();
+}
+
+fn treblecross(c: &mut Criterion) {
+    let code: OctalCode = "0.007".parse().unwrap();
+    let n = 1 << 15;
+    let mut group = c.benchmark_group("0.007 to 2^15");
+    group.throughput(Throughput::Elements(n as u64));
+    group.sample_size(10);
+    let mut kernels = vec![Kernel::Plain];
+    if Kernel::detect() != Kernel::Plain {
+        kernels.push(Kernel::detect());
+    }
+    for kernel in kernels {
+        group.bench_function(format!("{kernel:?} kernel"), |b| {
+            b.iter(|| {
+                let mut engine = Engine::with_kernel(&code, kernel);
+                engine.extend(n).expect("fits");
+                engine.max()
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, two_digit_scan, treblecross);
+criterion_main!(benches);
