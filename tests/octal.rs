@@ -11,7 +11,7 @@ use nimseq::octal::{OctalCode, reference};
 use nimseq::subtraction::{Ruleset, fast::FastSolver};
 use rand::{Rng, SeedableRng, rngs::StdRng};
 
-use crate::common::{fresh_seed, gpu, nimseq, not_run, refused};
+use crate::common::{fresh_seed, gpu, killed_after_chunks, nimseq, not_run, refused};
 
 fn fast_values(code: &OctalCode, len: usize, kernel: Kernel) -> Vec<u32> {
     let mut engine = Engine::with_kernel(code, kernel);
@@ -417,27 +417,7 @@ fn scan_shards_and_resume() {
 
     let cut = dir.path().join("cut.csv");
     let checkpoint = dir.path().join("cut.csv.checkpoint");
-    let mut child = nimseq()
-        .args(args)
-        .arg("--out")
-        .arg(&cut)
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    let start = std::time::Instant::now();
-    loop {
-        let done = std::fs::read_to_string(&checkpoint)
-            .ok()
-            .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
-            .and_then(|v| v["next_chunk"].as_u64())
-            .unwrap_or(0);
-        if done >= 3 || start.elapsed().as_secs() > 60 {
-            break;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(5));
-    }
-    child.kill().unwrap();
-    child.wait().unwrap();
+    killed_after_chunks(&args, &cut, 3);
     assert!(
         std::fs::read(&cut).unwrap().len() < std::fs::read(&whole).unwrap().len(),
         "the run finished before the kill"

@@ -1,8 +1,7 @@
 //! `nimseq sub ...` as a user runs it: output, checksums, resume, shards, bad input.
 
 use std::fs;
-use std::process::{Command, Output, Stdio};
-use std::time::{Duration, Instant};
+use std::process::{Command, Output};
 
 use crate::common::{gpu, nimseq};
 
@@ -225,28 +224,7 @@ fn resume_after_a_killed_run_is_byte_identical() {
 
     let cut = dir.path().join("cut.csv");
     let checkpoint = dir.path().join("cut.csv.checkpoint");
-    let mut child = nimseq()
-        .args(args)
-        .arg("--out")
-        .arg(&cut)
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    // Wait until a few chunks are in, then kill without warning.
-    let start = Instant::now();
-    loop {
-        let done = fs::read_to_string(&checkpoint)
-            .ok()
-            .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
-            .and_then(|v| v["next_chunk"].as_u64())
-            .unwrap_or(0);
-        if done >= 3 || start.elapsed() > Duration::from_secs(60) {
-            break;
-        }
-        std::thread::sleep(Duration::from_millis(5));
-    }
-    child.kill().unwrap();
-    child.wait().unwrap();
+    crate::common::killed_after_chunks(&args, &cut, 3);
     let partial = fs::read(&cut).unwrap();
     assert!(
         partial.len() < fs::read(&whole).unwrap().len(),

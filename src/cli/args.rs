@@ -422,18 +422,8 @@ pub struct OctalScanArgs {
     /// Which implementation computes the rows; all give identical rows.
     #[arg(long, value_enum, default_value_t = BackendChoice::Auto)]
     pub backend: BackendChoice,
-    /// Row format: CSV with a header, or one JSON object per line.
-    #[arg(long, value_enum, default_value_t = Format::Csv)]
-    pub format: Format,
-    /// Write rows here (resumable) instead of stdout.
-    #[arg(long)]
-    pub out: Option<PathBuf>,
-    /// Continue an interrupted scan of --out after its last complete chunk.
-    #[arg(long, requires = "out")]
-    pub resume: bool,
-    /// Run the i-th of N contiguous parts (1 <= i <= N); the N files concatenate in order.
-    #[arg(long, default_value = "1/1")]
-    pub shard: Shard,
+    #[command(flatten)]
+    pub output: ScanOutputArgs,
     /// Codes per chunk: the unit of checkpoints and shards.
     #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u64).range(1..))]
     pub chunk_size: u64,
@@ -572,6 +562,23 @@ pub enum CpuChoice {
     Cpu,
 }
 
+/// Where a scan's rows go, in what form, and which part of it this run does.
+#[derive(Args, Debug)]
+pub struct ScanOutputArgs {
+    /// Row format: CSV with a header, or one JSON object per line.
+    #[arg(long, value_enum, default_value_t = Format::Csv)]
+    pub format: Format,
+    /// Write rows here (resumable) instead of stdout.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Continue an interrupted scan of --out after its last complete chunk.
+    #[arg(long, requires = "out")]
+    pub resume: bool,
+    /// Run the i-th of N contiguous parts (1 <= i <= N); the N files concatenate in order.
+    #[arg(long, default_value = "1/1")]
+    pub shard: Shard,
+}
+
 #[derive(Args, Debug)]
 pub struct ScanArgs {
     /// Largest move c.
@@ -602,18 +609,8 @@ pub struct ScanArgs {
     /// uncovered, -2 outside the paper) and whether the computed values agree.
     #[arg(long)]
     pub theory: bool,
-    /// Row format: CSV with a header, or one JSON object per line.
-    #[arg(long, value_enum, default_value_t = Format::Csv)]
-    pub format: Format,
-    /// Write rows here (resumable) instead of stdout.
-    #[arg(long)]
-    pub out: Option<PathBuf>,
-    /// Continue an interrupted scan of --out after its last complete chunk.
-    #[arg(long, requires = "out")]
-    pub resume: bool,
-    /// Run the i-th of N contiguous parts (1 <= i <= N); the N files concatenate in order.
-    #[arg(long, default_value = "1/1")]
-    pub shard: Shard,
+    #[command(flatten)]
+    pub output: ScanOutputArgs,
     /// Rulesets per chunk: the unit of checkpoints and shards.
     #[arg(long, default_value_t = DEFAULT_CHUNK_SIZE, value_parser = clap::value_parser!(u64).range(1..))]
     pub chunk_size: u64,

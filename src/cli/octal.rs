@@ -48,10 +48,10 @@ fn run_scan(args: OctalScanArgs) -> Result<()> {
     let opts = ScanOptions {
         digits: args.digits as usize,
         n_max: args.n_max as usize,
-        format: args.format,
-        out: args.out,
-        resume: args.resume,
-        shard: args.shard,
+        format: args.output.format,
+        out: args.output.out,
+        resume: args.output.resume,
+        shard: args.output.shard,
         chunk_size: args.chunk_size,
         budget: args.memory.budget(),
     };

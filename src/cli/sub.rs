@@ -83,11 +83,11 @@ fn scan_options(args: &ScanArgs) -> Result<ScanOptions> {
     Ok(ScanOptions {
         filter,
         chunk_size: args.chunk_size,
-        shard: args.shard,
-        format: args.format,
+        shard: args.output.shard,
+        format: args.output.format,
         theory: args.theory,
-        out: args.out.clone(),
-        resume: args.resume,
+        out: args.output.out.clone(),
+        resume: args.output.resume,
         verify_sample: args.verify_sample,
         budget: args.memory.budget(),
     })

@@ -170,6 +170,35 @@ pub fn refused_by(command: std::process::Command, naming: &str) -> String {
     errors[0].to_string()
 }
 
+/// Runs `nimseq ARGS --out OUT`, kills it (SIGKILL) once its checkpoint says `chunks` chunks
+/// are in, and checks that it had not finished: OUT then holds a cut-short run to resume.
+pub fn killed_after_chunks(args: &[&str], out: &std::path::Path, chunks: u64) {
+    let checkpoint = std::path::PathBuf::from(format!("{}.checkpoint", out.display()));
+    let mut child = nimseq()
+        .args(args)
+        .arg("--out")
+        .arg(out)
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let start = std::time::Instant::now();
+    loop {
+        let done = std::fs::read_to_string(&checkpoint)
+            .ok()
+            .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
+            .and_then(|v| v["next_chunk"].as_u64())
+            .unwrap_or(0);
+        if done >= chunks || start.elapsed().as_secs() > 60 {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    child.kill().unwrap();
+    let status = child.wait().unwrap();
+    assert!(!status.success(), "{args:?} finished before the kill");
+    assert!(checkpoint.exists(), "{args:?}: the checkpoint went");
+}
+
 /// Runs `nimseq ARGS --checkpoint FILE`, kills it (SIGKILL) once FILE holds `bytes`, then runs
 /// it again with `--resume`; returns that run's stdout, after checking that the first run was
 /// killed before it finished and that the checkpoint is gone at the end.
