@@ -61,16 +61,22 @@ fn fast_path_equals_the_reference() {
         codes.push(text.parse().unwrap());
     }
     // Longer runs of games whose values grow, so that the masks and the bitsets' spans change
-    // on the way.
-    let long: Vec<OctalCode> = ["0.007", "4.007", "0.6", "0.37"]
-        .iter()
-        .map(|c| c.parse().unwrap())
-        .collect();
+    // on the way, and (0.007 past 2,048 rare sizes, from about n = 6,500) the batches' bitsets
+    // are made alongside the batch before.
+    let long: Vec<(OctalCode, usize)> = [
+        ("0.007", 16_000),
+        ("4.007", 8000),
+        ("0.6", 8000),
+        ("0.37", 8000),
+    ]
+    .iter()
+    .map(|&(c, n)| (c.parse().unwrap(), n))
+    .collect();
     for kernel in kernels() {
         for (code, len) in codes
             .iter()
             .map(|c| (c, 2000))
-            .chain(long.iter().map(|c| (c, 8000)))
+            .chain(long.iter().map(|(c, n)| (c, *n)))
         {
             assert_eq!(
                 fast_values(code, len, kernel),

@@ -39,6 +39,34 @@ pub enum Split {
     Position,
 }
 
+/// Rare sizes from which a batch's bitsets are made alongside the batch before it: with fewer,
+/// the work is too small for a second thread to pay.
+const OVERLAP_RARE: usize = 2048;
+
+/// The options of the batch of sizes `n0..n0 + BATCH` from the splits whose rare part is one of
+/// `pos` (values `val`), into one bitset of `words` words per size: most of the work, done
+/// together for the batch because the partners of one rare part are then contiguous. Every
+/// partner must lie within `g`.
+#[allow(clippy::too_many_arguments)]
+fn offer_batch(
+    kernel: Kernel,
+    splits: &[usize],
+    open: &mut Vec<u64>,
+    words: usize,
+    g: &[u32],
+    pos: &[u32],
+    val: &[u32],
+    n0: usize,
+) {
+    open.clear();
+    open.resize(BATCH * words, !0);
+    for &i in splits {
+        if let Some(base) = n0.checked_sub(i) {
+            kernel.offer_rare(open, words, g, pos, val, base);
+        }
+    }
+}
+
 /// Masks are chosen among the values' lowest bits: enough for every published game.
 const MASK_BITS: u32 = 12;
 
@@ -70,9 +98,13 @@ pub struct Engine {
     class: [Vec<u64>; 2],
     /// The values below `span` not offered to the size being computed.
     open: Vec<u64>,
-    /// The batch's bitsets from [`Kernel::offer_rare`], `batch_words` words each.
+    /// The batch's bitsets from [`Kernel::offer_rare`], `batch_words` words each, for the
+    /// rare parts in `batch_small..batch_cut`; `next_open`, the next batch's in the making.
     batch_open: Vec<u64>,
     batch_words: usize,
+    batch_small: usize,
+    batch_cut: usize,
+    next_open: Vec<u64>,
     /// The rare-class values still to be found among the common-common splits.
     want: Vec<u64>,
 }
@@ -122,6 +154,9 @@ impl Engine {
             open: Vec::new(),
             batch_open: Vec::new(),
             batch_words: 0,
+            batch_small: BATCH,
+            batch_cut: 0,
+            next_open: Vec::new(),
             want: Vec::new(),
         };
         engine.build_classes();
@@ -171,12 +206,23 @@ impl Engine {
 
     /// Computes values up to `len` (at least), a batch of up to [`BATCH`] sizes at a time.
     pub fn extend(&mut self, len: usize) -> Result<(), TooLarge> {
-        self.g.reserve(len.saturating_sub(self.g.len()));
+        // Room for every value and rare size to come, so that the buffers never move while
+        // a thread reads their prefixes (`finish_overlapped`).
+        let more = len.saturating_sub(self.g.len()) + BATCH;
+        self.g.reserve(more);
+        self.rare_pos.reserve(more);
+        self.rare_val.reserve(more);
+        // Whether `batch_open` already holds the batch at `g.len()` (made during the last one).
+        let mut ready = false;
         while self.g.len() < len {
             let n0 = self.g.len();
             if n0 == self.next_split {
                 self.choose_split();
                 self.next_split += self.next_split / 4;
+                ready = false;
+                // The rare lists may be new: room again for every append to come.
+                self.rare_pos.reserve(more);
+                self.rare_val.reserve(more);
             }
             let batch = BATCH.min(len - n0).min(self.next_split - n0);
             // Sizes are kept as u32 in the rare list.
@@ -186,52 +232,104 @@ impl Engine {
                     n: n0,
                 });
             }
-            self.offer_batch(n0);
-            for l in 0..batch {
-                let n = n0 + l;
-                let v = self.next_value(n, n0, l);
-                if self.parity(v) == self.rare_parity(n) {
-                    self.rare_pos.push(n as u32);
-                    self.rare_val.push(v);
-                }
-                if v >= self.max {
-                    self.max = v;
-                    if v >= self.span {
-                        self.span *= 2;
-                        self.build_classes();
-                    }
-                }
-                self.g.push(v);
+            if !ready {
+                let words = self.span as usize / 64;
+                let from = self.rare_pos.partition_point(|&s| (s as usize) < BATCH);
+                let (g, pos, val) = (&self.g[..], &self.rare_pos[from..], &self.rare_val[from..]);
+                offer_batch(
+                    self.kernel,
+                    &self.splits,
+                    &mut self.batch_open,
+                    words,
+                    g,
+                    pos,
+                    val,
+                    n0,
+                );
+                (self.batch_words, self.batch_small, self.batch_cut) = (words, BATCH, n0);
+            }
+            let next = n0 + batch;
+            let long = self.rare_pos.len() >= OVERLAP_RARE;
+            ready = long && next < len && next < self.next_split;
+            if ready {
+                self.finish_overlapped(n0, batch);
+            } else {
+                self.finish(n0, batch);
             }
         }
         Ok(())
     }
 
-    /// The options of the batch `n0..n0 + BATCH` from splits with a rare part of 16 or more
-    /// known before the batch, in one bitset per size: most of the work, done together for
-    /// the batch because the partners of one rare part are then contiguous.
-    fn offer_batch(&mut self, n0: usize) {
-        let words = self.span as usize / 64;
-        self.batch_words = words;
-        self.batch_open.clear();
-        self.batch_open.resize(BATCH * words, !0);
-        let from = self.rare_pos.partition_point(|&s| (s as usize) < BATCH);
-        for &i in &self.splits {
-            if let Some(base) = n0.checked_sub(i) {
-                self.kernel.offer_rare(
-                    &mut self.batch_open,
-                    words,
-                    &self.g,
-                    &self.rare_pos[from..],
-                    &self.rare_val[from..],
-                    base,
-                );
-            }
+    /// Computes the batch's values, `batch_open` holding its options from the bulk of the
+    /// splits with a rare part.
+    fn finish(&mut self, n0: usize, batch: usize) {
+        for l in 0..batch {
+            let n = n0 + l;
+            let v = self.next_value(n, l);
+            self.push(n, v);
         }
     }
 
-    /// `G(n)` for `n = n0 + l` in the batch from `n0`, the values below `n` known.
-    fn next_value(&mut self, n: usize, n0: usize, l: usize) -> u32 {
+    /// [`Self::finish`], while another thread makes the next batch's bitsets (into
+    /// `next_open`, then swapped in) from what is known before this one: the rare sizes
+    /// below `n0` from 2 * BATCH up, whose partners for the next batch all lie below `n0`.
+    /// The next batch's size-by-size splits then take the rare parts below 2 * BATCH and from
+    /// `n0` on.
+    fn finish_overlapped(&mut self, n0: usize, batch: usize) {
+        let words = self.span as usize / 64;
+        let from = self.rare_pos.partition_point(|&s| (s as usize) < 2 * BATCH);
+        let to = self.rare_pos.len();
+        // SAFETY: the prefixes `g[..n0]` and the rare lists' first `to` entries are written
+        // by no one while these views live (until the join below returns): the batch only
+        // appends past them, and `extend` reserved room for every append, so the buffers do
+        // not move. (`Vec::as_ptr` makes no reference to the whole buffer, and the appends
+        // write through the vectors' own pointers past the viewed ends.)
+        let (g, pos, val) = unsafe {
+            (
+                std::slice::from_raw_parts(self.g.as_ptr(), n0),
+                std::slice::from_raw_parts(self.rare_pos.as_ptr().add(from), to - from),
+                std::slice::from_raw_parts(self.rare_val.as_ptr().add(from), to - from),
+            )
+        };
+        let (kernel, splits) = (self.kernel, self.splits.clone());
+        let mut next_open = std::mem::take(&mut self.next_open);
+        rayon::join(
+            || {
+                offer_batch(
+                    kernel,
+                    &splits,
+                    &mut next_open,
+                    words,
+                    g,
+                    pos,
+                    val,
+                    n0 + batch,
+                )
+            },
+            || self.finish(n0, batch),
+        );
+        self.next_open = std::mem::replace(&mut self.batch_open, next_open);
+        (self.batch_words, self.batch_small, self.batch_cut) = (words, 2 * BATCH, n0);
+    }
+
+    /// Takes in `G(n) = v`: the values, the rare list, the largest value and the span.
+    fn push(&mut self, n: usize, v: u32) {
+        if self.parity(v) == self.rare_parity(n) {
+            self.rare_pos.push(n as u32);
+            self.rare_val.push(v);
+        }
+        if v >= self.max {
+            self.max = v;
+            if v >= self.span {
+                self.span *= 2;
+                self.build_classes();
+            }
+        }
+        self.g.push(v);
+    }
+
+    /// `G(n)` for the size `n`, lane `l` of its batch, the values below `n` known.
+    fn next_value(&mut self, n: usize, l: usize) -> u32 {
         let words = self.span as usize / 64;
         let lane = &self.batch_open[l * self.batch_words..][..self.batch_words];
         self.open.clear();
@@ -249,14 +347,14 @@ impl Engine {
                 clear(&mut self.open, self.g[n - i]);
             }
         }
-        // The splits with a rare part that the batch left out: a part below 16, or one from
-        // the batch itself. Every option of the common class for n comes from a split with a
-        // rare part.
+        // The splits with a rare part that the batch's bitsets left out: a part below
+        // `batch_small`, or one from `batch_cut` on (the batch itself, and the one before it
+        // when they were made alongside it). Every option of the common class for n comes from
+        // a split with a rare part.
+        let (small, cut) = (self.batch_small, self.batch_cut.max(self.batch_small));
         let small = self.rare_pos.partition_point(|&s| s == 0)
-            ..self.rare_pos.partition_point(|&s| (s as usize) < BATCH);
-        let recent = self
-            .rare_pos
-            .partition_point(|&s| (s as usize) < n0.max(BATCH));
+            ..self.rare_pos.partition_point(|&s| (s as usize) < small);
+        let recent = self.rare_pos.partition_point(|&s| (s as usize) < cut);
         for &i in &self.splits {
             if n < i + 2 {
                 continue;
