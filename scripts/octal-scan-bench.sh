@@ -10,7 +10,8 @@
 set -uo pipefail
 DIGITS="${1:-3}"
 N="${2:-65536}"
-OGSOLVE="${3:-ogsolve}"
+# An empty third argument skips ogsolve; none means `ogsolve` on the PATH.
+OGSOLVE="${3-ogsolve}"
 NIMSEQ="${NIMSEQ:-./target/release/nimseq}"
 BACKENDS="${BACKENDS:-cpu reference gpu}"
 OUT="${OUT:-/tmp/octal-scan-bench}"
@@ -34,6 +35,10 @@ for backend in $BACKENDS; do
     fi
 done
 if [ -n "$OGSOLVE" ]; then
+    if ! command -v "$OGSOLVE" >/dev/null; then
+        echo "ogsolve not found at '$OGSOLVE' (cargo install ogsolve)" >&2
+        exit 2
+    fi
     start=$(date +%s.%N)
     tail -n +2 "$OUT/$first.csv" | cut -d, -f1 | while read -r code; do
         sum=$("$OGSOLVE" "$code" -n $((N - 1)) -m rc2 | sed -n 's/.*checksum: \([0-9A-Fa-f]*\).*/\1/p')
