@@ -21,7 +21,9 @@
 //! The splits with a rare part are most of the work: they are done for a batch of 16
 //! consecutive sizes at once, where the partners of one rare part are 16 contiguous values
 //! (one load, not a gather); the few splits the batch cannot see (a rare part below 16 or from
-//! the batch itself) are added size by size.
+//! the batch itself) are added size by size. Where the rare list is long, a batch's bitsets are
+//! made on a second thread while the batch before it is finished (from rare parts of 32 or
+//! more, whose partners then all lie below that batch).
 //!
 //! The mask is chosen again each time the length grows by a quarter, from the values'
 //! frequencies (the one that makes the fewest sizes rare), and the rare list rebuilt.
