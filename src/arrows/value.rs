@@ -54,7 +54,7 @@ pub enum Solver {
     NormalForm { budget: Budget },
     /// Spider states (Proposition 6.1) in a table with one slot per leg: polynomial in the
     /// legs where the normal form is exponential. The tree must be a spider
-    /// ([`Tree::spider_legs`]) that [`fits_slots`](super::spider::fits_slots).
+    /// ([`Tree::spider_legs`]) that [`super::spider::fits_slots`] accepts.
     SpiderStates,
 }
 

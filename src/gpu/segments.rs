@@ -4,7 +4,7 @@
 //! Why generated bindings, one per segment, rather than `binding_array`: binding arrays of
 //! storage buffers need a native-only feature that lavapipe (CI) and GL lack, so they would
 //! need a fallback anyway, and two paths where one serves. A generated binary tree of
-//! comparisons picks the segment on each access (see [`tree`] for what that costs).
+//! comparisons picks the segment on each access (see `tree` below for what that costs).
 //!
 //! A word's segment is `(w >> granule) / granules`, a constant division the shader compiler
 //! turns into a multiply: segments hold a multiple of `2^granule` words, as many as one binding

@@ -426,7 +426,7 @@ impl Engine {
     }
 }
 
-/// The split and mask (over the values' lowest [`MASK_BITS`] bits) that make the fewest of the
+/// The split and mask (over the values' lowest `MASK_BITS` bits) that make the fewest of the
 /// sizes of `g` rare, and how many: the position split only where `position_allowed` (the
 /// code's one splitting digit is its last, `t`).
 pub fn best_split(g: &[u32], t: usize, position_allowed: bool) -> (Split, u32, u64) {

@@ -106,7 +106,7 @@ fn checksums_at(values: &[u32], at: impl Fn(usize) -> bool) -> (Vec<(usize, Stri
 }
 
 /// The lengths at which a period of `code` is looked for, up to `max_len`: doubling from
-/// [`FIRST_LOOK`] (or `4 t`, for long codes).
+/// `FIRST_LOOK` (or `4 t`, for long codes).
 pub fn look_lengths(code: &OctalCode, max_len: usize) -> impl Iterator<Item = usize> {
     let first = FIRST_LOOK.max(4 * code.t()).min(max_len);
     std::iter::successors(Some(first), move |&at| {
