@@ -58,13 +58,7 @@ pub fn run(command: BenchCommand) -> Result<()> {
                 true => octal::scan::codes(args.digits as usize).collect(),
                 false => args.codes,
             };
-            let threads = rayon::current_num_threads() as u64;
-            args.runs
-                .memory
-                .budget()
-                .check(octal::seq::memory(n_max).saturating_mul(threads), || {
-                    format!("{threads} codes to n = {n_max} at once")
-                })?;
+            octal::scan::check_memory(n_max, args.runs.memory.budget())?;
             eprintln!("timing {} octal code(s) to n = {n_max}", codes.len());
             let gpu = bench_gpu(args.runs.no_gpu);
             let kernel = gpu.as_ref().map(OctalGpu::new).transpose()?;

@@ -41,6 +41,34 @@ pub enum Split {
     Position,
 }
 
+impl Split {
+    /// The rare parity of size `s` for a code whose last digit is `t`.
+    #[inline(always)]
+    pub fn rare_parity(self, s: usize, t: usize) -> usize {
+        match self {
+            Split::Value => 0,
+            Split::Position => (s + t) & 1,
+        }
+    }
+}
+
+/// The parity of `popcount(v & mask)`, which sorts values into the two classes.
+#[inline(always)]
+pub fn parity(v: u32, mask: u32) -> usize {
+    ((v & mask).count_ones() & 1) as usize
+}
+
+/// The sizes of `g` that are rare under `split` and `mask`, ascending (`t`: the code's last
+/// digit).
+pub fn rare_sizes(g: &[u32], split: Split, mask: u32, t: usize) -> impl Iterator<Item = usize> {
+    (0..g.len()).filter(move |&s| parity(g[s], mask) == split.rare_parity(s, t))
+}
+
+/// The split used before the first choice from frequencies (any non-zero mask is exact; a
+/// zero one would leave the value split no common class), and the length of that choice.
+pub const FIRST_SPLIT: (Split, u32) = (Split::Value, 1);
+pub const FIRST_CHOICE: usize = 64;
+
 /// Rare sizes from which a batch's bitsets are made alongside the batch before it: with fewer,
 /// the work is too small for a second thread to pay.
 const OVERLAP_RARE: usize = 2048;
@@ -141,15 +169,13 @@ impl Engine {
             takes,
             splits,
             position_allowed,
-            split: Split::Value,
-            // Any non-zero mask is exact (a zero one would leave the value split no common
-            // class); the first choice from frequencies comes at 64 values.
-            mask: 1,
+            split: FIRST_SPLIT.0,
+            mask: FIRST_SPLIT.1,
             kernel,
             g: Vec::new(),
             rare_pos: Vec::new(),
             rare_val: Vec::new(),
-            next_split: 64,
+            next_split: FIRST_CHOICE,
             max: 0,
             span: 64,
             class: [Vec::new(), Vec::new()],
@@ -183,15 +209,12 @@ impl Engine {
     /// The rare parity of size `s`.
     #[inline(always)]
     fn rare_parity(&self, s: usize) -> usize {
-        match self.split {
-            Split::Value => 0,
-            Split::Position => (s + self.t) & 1,
-        }
+        self.split.rare_parity(s, self.t)
     }
 
     #[inline(always)]
     fn parity(&self, v: u32) -> usize {
-        ((v & self.mask).count_ones() & 1) as usize
+        parity(v, self.mask)
     }
 
     /// The class bitsets for the mask and span in use.
@@ -416,9 +439,7 @@ impl Engine {
         if (split, mask) != (self.split, self.mask) {
             self.split = split;
             self.mask = mask;
-            let rare: Vec<usize> = (0..self.g.len())
-                .filter(|&s| self.parity(self.g[s]) == self.rare_parity(s))
-                .collect();
+            let rare: Vec<usize> = rare_sizes(&self.g, split, mask, self.t).collect();
             self.rare_pos = rare.iter().map(|&s| s as u32).collect();
             self.rare_val = rare.iter().map(|&s| self.g[s]).collect();
             self.build_classes();

@@ -8,7 +8,7 @@
 use bytemuck::{Pod, Zeroable};
 
 use super::code::OctalCode;
-use super::fast::{Split, best_split};
+use super::fast::{FIRST_CHOICE, FIRST_SPLIT, Split, best_split, rare_sizes};
 use super::scan::{self, OctalRow, ScanBackend};
 use super::seq::{Certificate, OctalError, certify_prefix, look_lengths};
 use crate::gpu::{GpuContext, GpuError};
@@ -245,21 +245,14 @@ impl<'c> OctalGpu<'c> {
 /// with the fewest rare sizes, the first round's is the engine's first), its rare sizes, and
 /// the kernel's record of the code.
 fn split_for(code: &OctalCode, g: &[u32]) -> (Vec<u32>, CodeInfo) {
-    let (split, mask) = if g.len() < 64 {
-        (Split::Value, 1)
+    let (split, mask) = if g.len() < FIRST_CHOICE {
+        FIRST_SPLIT
     } else {
         let (split, mask, _) = best_split(g, code.t(), code.splits_only_last());
         (split, mask)
     };
     let t = code.t();
-    let rare_parity = |s: usize| match split {
-        Split::Value => 0,
-        Split::Position => ((s + t) & 1) as u32,
-    };
-    let listed: Vec<u32> = (0..g.len())
-        .filter(|&s| (g[s] & mask).count_ones() & 1 == rare_parity(s))
-        .map(|s| s as u32)
-        .collect();
+    let listed: Vec<u32> = rare_sizes(g, split, mask, t).map(|s| s as u32).collect();
     let digits = code
         .digits()
         .iter()

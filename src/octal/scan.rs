@@ -221,6 +221,14 @@ impl fmt::Display for OctalScanSummary {
     }
 }
 
+/// Refuses codes to `n_max` that may not fit `budget`, one code on each thread at once.
+pub fn check_memory(n_max: usize, budget: Budget) -> Result<(), OverBudget> {
+    let threads = rayon::current_num_threads() as u64;
+    budget.check(memory(n_max).saturating_mul(threads), || {
+        format!("{threads} codes to n = {n_max} at once")
+    })
+}
+
 /// Runs the scan `opts`, rows to `opts.out` (resumable) or to `stdout`; returns the totals of
 /// this shard's rows, resumed ones included.
 pub fn run(
@@ -228,11 +236,7 @@ pub fn run(
     backend: &Backend<'_>,
     stdout: &mut dyn Write,
 ) -> Result<OctalScanSummary, ScanError> {
-    let threads = rayon::current_num_threads() as u64;
-    opts.budget
-        .check(memory(opts.n_max).saturating_mul(threads), || {
-            format!("{threads} codes to n = {} at once", opts.n_max)
-        })?;
+    check_memory(opts.n_max, opts.budget)?;
     let codes: Vec<OctalCode> = codes(opts.digits).collect();
     let cs = opts.chunk_size.max(1);
     let (first, end) = opts.shard.chunks((codes.len() as u64).div_ceil(cs));
