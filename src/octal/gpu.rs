@@ -163,11 +163,8 @@ impl<'c> OctalGpu<'c> {
                 };
                 codes.len()
             ];
-            for (k, (code, track)) in codes.iter().zip(&tracks).enumerate() {
-                if track.found.is_some() || track.on_cpu {
-                    continue;
-                }
-                let (listed, code_info) = split_for(code, &track.g);
+            for &k in &active {
+                let (listed, code_info) = split_for(&codes[k], &tracks[k].g);
                 ctx.queue.write_buffer(
                     &rare,
                     (4 * k * n_max) as u64,

@@ -27,8 +27,9 @@ impl Kernel {
 
     /// For a batch of sizes `n0 + l`, `l` in `0..16`, whose `left` (the size minus the split's
     /// take) is `base + l`: clears in lane `l`'s bitset (`open[l * words..][..words]`) the bit
-    /// of `val[k] xor g[base + l - pos[k]]` for each `k` with `pos[k] < base + l`. Each
-    /// `pos[k] >= 16`, so the partners are all known before the batch.
+    /// of `val[k] xor g[base + l - pos[k]]` for each `k` with `pos[k] < base + l`. Every
+    /// partner lies within `g` (the callers pass rare parts of 16 or more, or 32 or more when
+    /// `g` ends a batch earlier).
     pub fn offer_rare(
         self,
         open: &mut [u64],
@@ -62,13 +63,12 @@ impl Kernel {
     /// `wanted` bits set are all clear; returns how many are left.
     pub fn offer_common(self, want: &mut [u64], g: &[u32], left: usize, wanted: u32) -> u32 {
         let (mut wanted, from) = match self {
-            Kernel::Plain => (wanted, 1),
             #[cfg(target_arch = "x86_64")]
             // SAFETY: as for `offer_rare`.
             Kernel::Avx512 if has_avx512() && fits_gather(want, g) => unsafe {
                 avx512::offer_common(want, g, left, wanted)
             },
-            Kernel::Avx512 => (wanted, 1),
+            _ => (wanted, 1),
         };
         for a in from..=left / 2 {
             if wanted == 0 {
