@@ -8,6 +8,7 @@
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
 use nimseq::gpu::GpuContext;
+use nimseq::memory::Budget;
 use nimseq::octal::OctalCode;
 use nimseq::octal::fast::Engine;
 use nimseq::octal::gpu::OctalGpu;
@@ -36,7 +37,9 @@ fn two_digit_scan(c: &mut Criterion) {
     match GpuContext::new() {
         Ok(ctx) => {
             let gpu = OctalGpu::new(&ctx).expect("shader compiles");
-            group.bench_function("gpu", |b| b.iter(|| gpu.solve(&codes, n).expect("fits")));
+            group.bench_function("gpu", |b| {
+                b.iter(|| gpu.solve(&codes, n, Budget::UNLIMITED).expect("fits"))
+            });
         }
         Err(e) => eprintln!("no GPU benchmark: {e}"),
     }

@@ -10,6 +10,13 @@
 // Values stay below VALUES (2048): every xor of two then is too, and so is every mex the
 // bitsets can tell. A code whose value would reach VALUES (or the host's lower limit) stops and
 // is flagged; the host computes it on the CPU instead.
+//
+// llvmpipe ends every loop of an invocation, silently, once all its loops together have run
+// 65,535 iterations (Mesa's LP_MAX_TGSI_LOOP_ITERATIONS): a size past that point would be
+// wrong. So invocation 0, which runs the most iterations, checks after each loop that its
+// condition is false, as it is for a loop that ran to its end; from the first that is not, it
+// records no more sizes, and the host goes on from there in the next dispatch. Hardware has no
+// such limit: the checks never fire there.
 
 const WG: u32 = 256u;
 const VALUES: u32 = 2048u;
@@ -52,15 +59,19 @@ var<workgroup> want: array<atomic<u32>, WORDS>;
 // Bit v of even[v / 32]: popcount(v & mask) is even.
 var<workgroup> even: array<u32, WORDS>;
 var<workgroup> least_common: atomic<u32>;
-var<workgroup> least_wanted: atomic<u32>;
-var<workgroup> wanted: atomic<u32>;
-var<workgroup> rare_count: u32;
-var<workgroup> stop: u32;
-// The code's digits and t, read from storage by one invocation: loaded from here, they are
-// uniform, as the barriers in the loops over them need.
+// Two of each, by the parity of n: size n resets those of n + 1 early on, so that no barrier
+// is spent on it at the end of a size.
+var<workgroup> least_wanted: array<atomic<u32>, 2>;
+var<workgroup> wanted: array<atomic<u32>, 2>;
+// The code's record, read from storage by one invocation: loaded from here, it is uniform, as
+// the barriers in the loops over it need.
 var<workgroup> code_digits: u32;
 var<workgroup> code_t: u32;
 var<workgroup> code_reached: u32;
+var<workgroup> code_rare: u32;
+var<workgroup> code_stopped: u32;
+var<workgroup> code_mask: u32;
+var<workgroup> code_position: u32;
 
 fn digit(digits: u32, i: u32) -> u32 {
     return (digits >> (3u * i)) & 7u;
@@ -88,31 +99,44 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_index) l
             }
         }
         even[lid] = bits;
+        atomicStore(&offered[lid], 0u);
     }
     if lid == 0u {
-        rare_count = c.rare_count;
-        stop = c.flags & 1u;
         code_digits = c.digits;
         code_t = c.t;
         code_reached = c.reached;
+        code_rare = c.rare_count;
+        code_stopped = c.flags & 1u;
+        code_mask = c.mask;
+        code_position = c.position;
+        atomicStore(&least_common, VALUES);
+        atomicStore(&least_wanted[0], VALUES);
+        atomicStore(&least_wanted[1], VALUES);
+        atomicStore(&wanted[0], 0u);
+        atomicStore(&wanted[1], 0u);
     }
     let digits = workgroupUniformLoad(&code_digits);
     let t = workgroupUniformLoad(&code_t);
+    let mask = workgroupUniformLoad(&code_mask);
+    let position = workgroupUniformLoad(&code_position);
     let start = workgroupUniformLoad(&code_reached);
+    if workgroupUniformLoad(&code_stopped) != 0u {
+        return;
+    }
+    // Every invocation keeps the count of rare sizes: G(n) is uniform, so they agree.
+    var listed = workgroupUniformLoad(&code_rare);
+    // A loop of this invocation was cut short (see above): nothing more is recorded.
+    var cut = false;
     let end = min(params.n_to, start + params.steps);
+    // Barriers a size: 1 after the listed splits, 2 + 2 for the least common value and the
+    // count wanted, 2 a step of the common scan, 2 for the least wanted value, 1 for G(n) in
+    // storage (a workgroupUniformLoad is a barrier, a load, a barrier).
     for (var n = start; n < end; n++) {
-        if workgroupUniformLoad(&stop) != 0u {
-            break;
-        }
-        if lid < WORDS {
-            atomicStore(&offered[lid], 0u);
-        }
+        let now = n & 1u;
         if lid == 0u {
-            atomicStore(&least_common, VALUES);
-            atomicStore(&least_wanted, VALUES);
-            atomicStore(&wanted, 0u);
+            atomicStore(&least_wanted[now ^ 1u], VALUES);
+            atomicStore(&wanted[now ^ 1u], 0u);
         }
-        workgroupBarrier();
         // Moves that leave no heap or one heap.
         if lid >= 1u && lid <= t && lid <= n {
             let d = digit(digits, lid);
@@ -125,13 +149,14 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_index) l
             }
         }
         // Splits with a rare part: every option of n's common class is among them.
-        let listed = rare_count;
-        for (var i = 0u; i <= t; i++) {
+        var i = 0u;
+        for (; i <= t; i++) {
             if (digit(digits, i) & 4u) == 0u || n < i + 2u {
                 continue;
             }
             let left = n - i;
-            for (var k = lid; k < listed; k += WG) {
+            var k = lid;
+            for (; k < listed; k += WG) {
                 let s = rare[base + k];
                 if s >= 1u && s < left {
                     let x = values[base + s] ^ values[base + left - s];
@@ -141,9 +166,11 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_index) l
                     }
                 }
             }
+            cut = cut || k < listed;
         }
+        cut = cut || i <= t;
         workgroupBarrier();
-        let rare_parity = select(0u, (n + t) & 1u, c.position != 0u);
+        let rare_parity = select(0u, (n + t) & 1u, position != 0u);
         if lid < WORDS {
             let free = ~atomicLoad(&offered[lid]) & ~class_word(lid, rare_parity);
             if free != 0u {
@@ -162,15 +189,26 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_index) l
             }
             let w = ~atomicLoad(&offered[lid]) & class_word(lid, rare_parity) & below;
             atomicStore(&want[lid], w);
-            atomicAdd(&wanted, countOneBits(w));
+            atomicAdd(&wanted[now], countOneBits(w));
         }
-        var count = workgroupUniformLoad(&wanted);
-        for (var i = 0u; i <= t; i++) {
+        var count = workgroupUniformLoad(&wanted[now]);
+        // The bitset of offered values and the least common value are read no more for this
+        // size (the load above ends in a barrier): cleared for the next, which reaches them
+        // after the barriers below.
+        if lid < WORDS {
+            atomicStore(&offered[lid], 0u);
+        }
+        if lid == 0u {
+            atomicStore(&least_common, VALUES);
+        }
+        i = 0u;
+        for (; i <= t; i++) {
             if (digit(digits, i) & 4u) == 0u || n < i + 2u {
                 continue;
             }
             let left = n - i;
-            for (var first = 1u; first <= left / 2u && count != 0u; first += WG) {
+            var first = 1u;
+            for (; first <= left / 2u && count != 0u; first += WG) {
                 let a = first + lid;
                 if a <= left / 2u {
                     let x = values[base + a] ^ values[base + left - a];
@@ -178,35 +216,39 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_index) l
                     if (atomicLoad(&want[x >> 5u]) & bit) != 0u {
                         let old = atomicAnd(&want[x >> 5u], ~bit);
                         if (old & bit) != 0u {
-                            atomicSub(&wanted, 1u);
+                            atomicSub(&wanted[now], 1u);
                         }
                     }
                 }
-                count = workgroupUniformLoad(&wanted);
+                count = workgroupUniformLoad(&wanted[now]);
             }
+            cut = cut || (first <= left / 2u && count != 0u);
         }
+        cut = cut || i <= t;
         if lid < WORDS {
             let w = atomicLoad(&want[lid]);
             if w != 0u {
-                atomicMin(&least_wanted, lid * 32u + firstTrailingBit(w));
+                atomicMin(&least_wanted[now], lid * 32u + firstTrailingBit(w));
             }
         }
-        let g = min(first_common, workgroupUniformLoad(&least_wanted));
-        if lid == 0u {
-            if g >= params.limit {
-                stop = 1u;
+        let g = min(first_common, workgroupUniformLoad(&least_wanted[now]));
+        if g >= params.limit {
+            if lid == 0u && !cut {
                 codes[ci].flags |= 1u;
-            } else {
-                values[base + n] = g;
-                if parity(g, c.mask) == rare_parity {
-                    rare[base + rare_count] = n;
-                    rare_count += 1u;
-                }
-                codes[ci].rare_count = rare_count;
-                codes[ci].reached = n + 1u;
             }
+            break;
         }
+        let rare_size = parity(g, mask) == rare_parity;
+        if lid == 0u && !cut {
+            values[base + n] = g;
+            if rare_size {
+                rare[base + listed] = n;
+            }
+            codes[ci].rare_count = listed + u32(rare_size);
+            codes[ci].reached = n + 1u;
+        }
+        listed += u32(rare_size);
+        // G(n) and the rare list in storage for every invocation.
         storageBarrier();
-        workgroupBarrier();
     }
 }

@@ -11,7 +11,6 @@ use std::process::Command;
 use std::time::Instant;
 
 use indicatif::MultiProgress;
-use rayon::prelude::*;
 
 use crate::arrows::spider::{SpiderTable, summarise};
 use crate::arrows::spider_gpu::{FillError, SpiderFill};
@@ -20,12 +19,12 @@ use crate::kcross::reference::{self, Reference};
 use crate::kcross::sequences::{Backend as KcrossBackend, Boards, Solver, strips};
 use crate::kcross::table::TableError;
 use crate::memory::Budget;
-use crate::octal::{self, OctalCode, scan::Backend as OctalBackend, seq::OctalError};
-use crate::output::Format;
+use crate::octal::{OctalCode, scan::Backend as OctalBackend, seq::OctalError};
+use crate::output::scan::ScanOutput;
 use crate::subtraction::TripleFilter;
 use crate::subtraction::gpu::{GpuStats, GpuTuning, SubtractionGpu, WARP};
 use crate::subtraction::scan::{
-    Backend, Calibration, DEFAULT_CHUNK_SIZE, ScanError, ScanOptions, Shard, run_scan,
+    Backend, Calibration, DEFAULT_CHUNK_SIZE, ScanError, ScanOptions, run_scan,
 };
 
 /// One timed run.
@@ -86,12 +85,8 @@ pub fn time_scan(
 ) -> Result<BenchRow, ScanError> {
     let opts = ScanOptions {
         filter: TripleFilter::up_to(c_max),
-        chunk_size: DEFAULT_CHUNK_SIZE,
-        shard: Shard::WHOLE,
-        format: Format::Csv,
+        output: ScanOutput::whole(DEFAULT_CHUNK_SIZE),
         theory: false,
-        out: None,
-        resume: false,
         verify_sample: Some(0.0),
         budget,
     };
@@ -258,16 +253,11 @@ pub fn time_octal(
     codes: &[OctalCode],
     n_max: usize,
     backend: &OctalBackend<'_>,
+    budget: Budget,
     label: &str,
 ) -> Result<BenchRow, OctalError> {
     let start = Instant::now();
-    let rows = match backend {
-        OctalBackend::Cpu(solver) => codes
-            .par_iter()
-            .map(|code| octal::scan::solve(code, n_max, *solver))
-            .collect::<Result<Vec<_>, _>>()?,
-        OctalBackend::Gpu(gpu) => gpu.solve(codes, n_max)?,
-    };
+    let rows = backend.solve(codes, n_max, budget)?;
     let seconds = start.elapsed().as_secs_f64();
     let line: Vec<String> = rows
         .iter()

@@ -3,7 +3,7 @@
 
 use nimseq::memory::Budget;
 use nimseq::octal::fast::Engine;
-use nimseq::octal::gpu::OctalGpu;
+use nimseq::octal::gpu::{HOST_BYTES_PER_VALUE, KernelLimits, OctalGpu};
 use nimseq::octal::lanes::{BATCH, Kernel};
 use nimseq::octal::scan::{self, OctalRow, ScanBackend};
 use nimseq::octal::seq::{certify_prefix, checksum, describe};
@@ -292,6 +292,10 @@ fn octal_cli() {
     );
     refused(&["octal", "scan", "--shard", "4/3"], "invalid shard '4/3'");
     refused(&["octal", "scan", "--digits", "7"], "--digits");
+    refused(
+        &["octal", "scan", "--verify-sample", "1.5"],
+        "1.5 is not a fraction between 0 and 1",
+    );
 }
 
 /// The scan's rows: the fast path's equal the reference's on random codes of three and four
@@ -343,8 +347,9 @@ fn scan_rows_agree_across_backends() {
 }
 
 /// The GPU path's rows equal the CPU path's: every code of one and two digits (and 4.d1, which
-/// splits without taking) to n = 2000, random codes of three and four digits (fresh seed), and
-/// the hand-over to the CPU of codes whose values pass the kernel's bound (lowered here).
+/// splits without taking) to n = 2000, random codes of three and four digits (fresh seed), a
+/// call in parts when the budget holds few codes, the hand-over to the CPU of codes whose
+/// values pass the kernel's bound (lowered here), and `octal scan` with every row re-checked.
 fn gpu_rows_equal_cpu_rows() {
     let Some(ctx) = gpu() else { return };
     let seed = fresh_seed();
@@ -362,25 +367,65 @@ fn gpu_rows_equal_cpu_rows() {
             .collect()
     };
     let gpu = OctalGpu::new(ctx).unwrap();
+    let all = Budget::UNLIMITED;
     assert_eq!(
-        gpu.solve(&codes, 2000).unwrap(),
+        gpu.solve(&codes, 2000, all).unwrap(),
         cpu(&codes, 2000),
         "seed {seed}"
     );
+    // A budget that holds the values of three codes at once: the call goes in parts.
+    let three = Budget::new(3 * HOST_BYTES_PER_VALUE * 2000);
+    let some = &codes[..10];
+    assert_eq!(gpu.solve(some, 2000, three).unwrap(), cpu(some, 2000));
     // Past four rounds of look lengths, where a driver once cut a long dispatch short.
     let long: Vec<OctalCode> = ["0.16", "0.007"]
         .iter()
         .map(|c| c.parse().unwrap())
         .collect();
-    assert_eq!(gpu.solve(&long, 8192).unwrap(), cpu(&long, 8192));
-    let low = OctalGpu::with_limit(ctx, 8).unwrap();
+    assert_eq!(gpu.solve(&long, 8192, all).unwrap(), cpu(&long, 8192));
+    let low = OctalGpu::with_limits(
+        ctx,
+        KernelLimits {
+            values: 8,
+            ..KernelLimits::default()
+        },
+    )
+    .unwrap();
     let two: Vec<OctalCode> = scan::codes(2).collect();
-    let rows = low.solve(&two, 1500).unwrap();
+    let rows = low.solve(&two, 1500, all).unwrap();
     assert!(
         rows.iter().any(|r| r.max_value >= 8),
         "some code is handed over"
     );
     assert_eq!(rows, cpu(&two, 1500));
+    // Long dispatches: llvmpipe ends every loop of an invocation past 65,535 iterations in
+    // all, and the kernel then records no more sizes in that dispatch (without that check these
+    // rows were wrong: 0.244 and 0.164 to 8192 in dispatches of 2^16 sizes, and every code
+    // whose values pass 1,024 in the 3-digit scan to 2^16).
+    let busy: Vec<OctalCode> = ["0.244", "0.164"]
+        .iter()
+        .map(|c| c.parse().unwrap())
+        .collect();
+    let long = OctalGpu::with_limits(
+        ctx,
+        KernelLimits {
+            sizes_per_dispatch: 1 << 16,
+            ..KernelLimits::default()
+        },
+    )
+    .unwrap();
+    assert_eq!(long.solve(&busy, 8192, all).unwrap(), cpu(&busy, 8192));
+    // Through the scan driver, every row re-checked on the CPU path: the CPU's rows.
+    let scan = |backend: &str| {
+        let o = nimseq()
+            .args(["octal", "scan", "--digits", "2", "--n-max", "2000"])
+            .args(["--backend", backend, "--verify-sample", "1"])
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        o.stdout
+    };
+    assert_eq!(scan("gpu"), scan("cpu"));
 }
 
 /// Shards concatenate to the whole scan, and a scan killed mid-way resumes to the same bytes.

@@ -458,7 +458,7 @@ fn bad_input_gets_one_line_and_exit_code_2() {
         ),
         (
             &["sub", "scan", "--c-max", "20", "--verify-sample", "2"],
-            "--verify-sample 2",
+            "invalid value '2' for '--verify-sample <VERIFY_SAMPLE>': 2 is not a fraction between 0 and 1",
         ),
         (&["sub", "scan", "--c-max", "20", "--resume"], "--out"),
         (

@@ -55,7 +55,7 @@ fn predictions_agree_with_brute_force() {
 
 /// Every check of spec section 4 over all triples with c <= 100: nothing fails.
 fn survey_finds_no_failure_up_to_100() {
-    use nimseq::subtraction::scan::Tally;
+    use nimseq::output::scan::Tally;
     use nimseq::subtraction::survey::Survey;
     use nimseq::subtraction::triple_solver::solve_triples;
 
@@ -65,7 +65,7 @@ fn survey_finds_no_failure_up_to_100() {
         .iter()
         .zip(solve_triples(&triples, |_| 1 << 24, Budget::UNLIMITED).unwrap())
     {
-        survey.add(*t, &s);
+        survey.add(t, &s);
     }
     for (name, check, _) in survey.checks() {
         assert!(check.applied > 0, "{name} applied to nothing");

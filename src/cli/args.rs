@@ -10,8 +10,9 @@ use nimseq::kcross::Board;
 use nimseq::memory::Budget;
 use nimseq::octal::OctalCode;
 use nimseq::output::Format;
+use nimseq::output::scan::{ScanOutput, Shard};
 use nimseq::subtraction::Ruleset;
-use nimseq::subtraction::scan::{DEFAULT_CHUNK_SIZE, Shard};
+use nimseq::subtraction::scan::DEFAULT_CHUNK_SIZE;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -424,9 +425,14 @@ pub struct OctalScanArgs {
     pub backend: BackendChoice,
     #[command(flatten)]
     pub output: ScanOutputArgs,
-    /// Codes per chunk: the unit of checkpoints and shards.
+    /// Codes per chunk: the unit of checkpoints and shards (a backend may take several
+    /// chunks at once: the GPU takes up to 4,096 codes).
     #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u64).range(1..))]
     pub chunk_size: u64,
+    /// Fraction of rows re-checked by a plainer solver: the GPU's by the CPU path, the CPU
+    /// path's by the reference [default: 0.01 on the GPU, else 0].
+    #[arg(long, value_parser = parse_fraction)]
+    pub verify_sample: Option<f64>,
     #[command(flatten)]
     pub memory: MemoryArgs,
 }
@@ -579,6 +585,27 @@ pub struct ScanOutputArgs {
     pub shard: Shard,
 }
 
+impl ScanOutputArgs {
+    /// The scan's output, in chunks of `chunk_size` items.
+    pub fn with_chunks(&self, chunk_size: u64) -> ScanOutput {
+        ScanOutput {
+            format: self.format,
+            shard: self.shard,
+            chunk_size,
+            out: self.out.clone(),
+            resume: self.resume,
+        }
+    }
+}
+
+/// A fraction between 0 and 1 (`--verify-sample`).
+fn parse_fraction(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(f) if (0.0..=1.0).contains(&f) => Ok(f),
+        _ => Err(format!("{s} is not a fraction between 0 and 1")),
+    }
+}
+
 #[derive(Args, Debug)]
 pub struct ScanArgs {
     /// Largest move c.
@@ -615,7 +642,7 @@ pub struct ScanArgs {
     #[arg(long, default_value_t = DEFAULT_CHUNK_SIZE, value_parser = clap::value_parser!(u64).range(1..))]
     pub chunk_size: u64,
     /// Fraction of rows re-checked by the reference backend [default: 0.001 on the GPU, else 0].
-    #[arg(long)]
+    #[arg(long, value_parser = parse_fraction)]
     pub verify_sample: Option<f64>,
     #[command(flatten)]
     pub memory: MemoryArgs,

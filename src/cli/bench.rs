@@ -58,7 +58,8 @@ pub fn run(command: BenchCommand) -> Result<()> {
                 true => octal::scan::codes(args.digits as usize).collect(),
                 false => args.codes,
             };
-            octal::scan::check_memory(n_max, args.runs.memory.budget())?;
+            let budget = args.runs.memory.budget();
+            octal::scan::check_memory(n_max, budget)?;
             eprintln!("timing {} octal code(s) to n = {n_max}", codes.len());
             let gpu = bench_gpu(args.runs.no_gpu);
             let kernel = gpu.as_ref().map(OctalGpu::new).transpose()?;
@@ -77,12 +78,14 @@ pub fn run(command: BenchCommand) -> Result<()> {
                         }
                         (Timed::Reference, _) => {
                             let backend = OctalBackend::Cpu(ScanBackend::Reference);
-                            time_octal(&codes, n_max, &backend, label)?
+                            time_octal(&codes, n_max, &backend, budget, label)?
                         }
-                        (Timed::Gpu, Some(backend)) => time_octal(&codes, n_max, backend, label)?,
+                        (Timed::Gpu, Some(backend)) => {
+                            time_octal(&codes, n_max, backend, budget, label)?
+                        }
                         _ => {
                             let backend = OctalBackend::Cpu(ScanBackend::Cpu);
-                            time_octal(&codes, n_max, &backend, label)?
+                            time_octal(&codes, n_max, &backend, budget, label)?
                         }
                     })
                 },

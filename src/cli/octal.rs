@@ -6,8 +6,9 @@ use super::args::{OctalCommand, OctalScanArgs, SeqFormat};
 use super::backend::{Chosen, choose};
 use super::print;
 use nimseq::octal::gpu::OctalGpu;
-use nimseq::octal::scan::{self, Backend, ScanBackend, ScanOptions};
+use nimseq::octal::scan::{Backend, OctalScanSummary, ScanBackend, ScanOptions};
 use nimseq::octal::seq::{describe, stats_lines};
+use nimseq::output::scan::ScanJob;
 
 pub fn run(command: OctalCommand) -> Result<()> {
     match command {
@@ -48,13 +49,12 @@ fn run_scan(args: OctalScanArgs) -> Result<()> {
     let opts = ScanOptions {
         digits: args.digits as usize,
         n_max: args.n_max as usize,
-        format: args.output.format,
-        out: args.output.out,
-        resume: args.output.resume,
-        shard: args.output.shard,
-        chunk_size: args.chunk_size,
+        output: args.output.with_chunks(args.chunk_size),
+        verify_sample: args.verify_sample,
         budget: args.memory.budget(),
     };
+    // Open (or resume) the output before choosing a backend: bad paths fail before any work.
+    let job: ScanJob<_, OctalScanSummary> = ScanJob::open(&opts)?;
     let chosen = choose(args.backend)?;
     let backend = match &chosen {
         Chosen::Reference => Backend::Cpu(ScanBackend::Reference),
@@ -66,7 +66,7 @@ fn run_scan(args: OctalScanArgs) -> Result<()> {
     };
     // Stdout is line-buffered: one write per row would cost a system call each.
     let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
-    let summary = scan::run(&opts, &backend, &mut stdout)?;
+    let summary = job.run(&backend, &mut stdout)?;
     eprintln!("{summary}");
     Ok(())
 }

@@ -8,9 +8,10 @@ use super::args::{PlotView, ScanArgs, SubCommand, SurveyArgs};
 use super::backend::{Chosen, choose};
 use super::print;
 use nimseq::InputError;
+use nimseq::output::scan::ScanJob;
 use nimseq::subtraction::gpu::SubtractionGpu;
 use nimseq::subtraction::plot;
-use nimseq::subtraction::scan::{Backend, ScanJob, ScanOptions};
+use nimseq::subtraction::scan::{Backend, ScanOptions};
 use nimseq::subtraction::summary::ScanSummary;
 use nimseq::subtraction::survey::Survey;
 use nimseq::subtraction::theory::ppos::PposReport;
@@ -73,21 +74,10 @@ fn scan_options(args: &ScanArgs) -> Result<ScanOptions> {
         primitive: args.primitive,
     };
     filter.check()?;
-    if let Some(f) = args.verify_sample
-        && !(0.0..=1.0).contains(&f)
-    {
-        bail!(InputError(format!(
-            "--verify-sample {f} is not a fraction between 0 and 1"
-        )));
-    }
     Ok(ScanOptions {
         filter,
-        chunk_size: args.chunk_size,
-        shard: args.output.shard,
-        format: args.output.format,
+        output: args.output.with_chunks(args.chunk_size),
         theory: args.theory,
-        out: args.output.out.clone(),
-        resume: args.output.resume,
         verify_sample: args.verify_sample,
         budget: args.memory.budget(),
     })
@@ -120,7 +110,7 @@ fn scan(args: ScanArgs) -> Result<()> {
     super::keep_freed_memory();
     let opts = scan_options(&args)?;
     // Open (or resume) the output before choosing a backend: bad paths fail before any work.
-    let job: ScanJob<ScanSummary> = ScanJob::open(&opts)?;
+    let job: ScanJob<_, ScanSummary> = ScanJob::open(&opts)?;
     let chosen = choose(args.backend)?;
     let backend = scan_backend(&chosen, &opts)?;
     // Stdout is line-buffered: one write per row would cost a system call each.
@@ -133,7 +123,7 @@ fn scan(args: ScanArgs) -> Result<()> {
 fn survey(args: SurveyArgs) -> Result<()> {
     super::keep_freed_memory();
     let opts = scan_options(&args.scan)?;
-    let job: ScanJob<Survey> = ScanJob::open(&opts)?;
+    let job: ScanJob<_, Survey> = ScanJob::open(&opts)?;
     let chosen = choose(args.scan.backend)?;
     let backend = scan_backend(&chosen, &opts)?;
     // Rows go to --out when given; the report is what this command prints.

@@ -1,28 +1,50 @@
-//! The GPU path of `octal scan` (`shaders/octal.wgsl`): one workgroup per code, all of a chunk's
-//! codes in lock-step. The host runs the same rounds as the CPU path, at the lengths a period
-//! is looked for: before each it chooses every code's split from its values so far and lists
-//! its rare sizes; after it, it reads the new values back and certifies what it can. Settled
-//! codes sit out later rounds. A code whose values reach the kernel's bound is computed on the
-//! CPU instead. Rows are those of [`super::scan::solve`], value for value.
+//! The GPU path of `octal scan` (`shaders/octal.wgsl`): one workgroup per code, all the codes of
+//! a call in lock-step (in parts where they do not fit the bindings or the memory budget). The
+//! host runs the same rounds as the CPU path, at the lengths a period is looked for: before each
+//! it chooses every code's split from its values so far and lists its rare sizes; after it, it
+//! reads the new values back and certifies what it can. Settled codes sit out later rounds. A
+//! code whose values reach the kernel's bound is computed on the CPU instead. Rows are those of
+//! [`super::scan::solve`], value for value.
 
 use bytemuck::{Pod, Zeroable};
+use rayon::prelude::*;
 
 use super::code::OctalCode;
 use super::fast::{FIRST_CHOICE, FIRST_SPLIT, Split, best_split, rare_sizes};
 use super::scan::{self, OctalRow, ScanBackend};
 use super::seq::{Certificate, OctalError, certify_prefix, look_lengths};
 use crate::gpu::{GpuContext, GpuError};
+use crate::memory::Budget;
 
 const SHADER: &str = include_str!("../../shaders/octal.wgsl");
 
 /// The kernel's bound: values below it (the shader's `VALUES`).
 pub const VALUES: u32 = 2048;
 
-/// Heap sizes one dispatch computes at most.
-const SIZES_PER_DISPATCH: usize = 256;
+/// The kernel's bounds; tests lower them to reach its edges on small codes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct KernelLimits {
+    /// Values at or past this go to the CPU (at most [`VALUES`]).
+    pub values: u32,
+    /// Heap sizes one dispatch computes at most (a long dispatch trips drivers' watchdogs).
+    pub sizes_per_dispatch: u32,
+}
+
+impl Default for KernelLimits {
+    fn default() -> Self {
+        KernelLimits {
+            values: VALUES,
+            sizes_per_dispatch: 256,
+        }
+    }
+}
 
 /// The longest code the kernel reads (its digits packed 3 bits each in one word).
 const MAX_T: usize = 9;
+
+/// Host bytes a code holds per value while the GPU computes it: its values so far, and those
+/// of the last round as they are read back.
+pub const HOST_BYTES_PER_VALUE: u64 = 8;
 
 /// Mirrors `Params` in the shader.
 #[repr(C)]
@@ -60,37 +82,34 @@ struct Track {
 pub struct OctalGpu<'c> {
     ctx: &'c GpuContext,
     pipeline: wgpu::ComputePipeline,
-    /// Values at or past this go to the CPU.
-    limit: u32,
+    limits: KernelLimits,
 }
 
 impl<'c> OctalGpu<'c> {
     pub fn new(ctx: &'c GpuContext) -> Result<Self, GpuError> {
-        Self::with_limit(ctx, VALUES)
+        Self::with_limits(ctx, KernelLimits::default())
     }
 
-    /// The kernel with codes sent to the CPU once a value reaches `limit` (at most
-    /// [`VALUES`]): tests reach the hand-over on small codes.
-    pub fn with_limit(ctx: &'c GpuContext, limit: u32) -> Result<Self, GpuError> {
+    /// The kernel within `limits` (values at most [`VALUES`]).
+    pub fn with_limits(ctx: &'c GpuContext, limits: KernelLimits) -> Result<Self, GpuError> {
         Ok(OctalGpu {
             ctx,
             pipeline: ctx.compute_pipeline("octal", SHADER)?,
-            limit: limit.min(VALUES),
+            limits: KernelLimits {
+                values: limits.values.min(VALUES),
+                sizes_per_dispatch: limits.sizes_per_dispatch.max(1),
+            },
         })
     }
 
-    /// The rows of `codes` to `n_max`, as [`scan::solve`] gives them.
-    pub fn solve(&self, codes: &[OctalCode], n_max: usize) -> Result<Vec<OctalRow>, OctalError> {
-        let groups = self.ctx.limits.max_compute_workgroups_per_dimension as usize;
-        let mut rows = Vec::with_capacity(codes.len());
-        for part in codes.chunks(groups.max(1)) {
-            rows.extend(self.solve_part(part, n_max)?);
-        }
-        Ok(rows)
-    }
-
-    fn solve_part(&self, codes: &[OctalCode], n_max: usize) -> Result<Vec<OctalRow>, OctalError> {
-        let ctx = self.ctx;
+    /// The rows of `codes` to `n_max`, as [`scan::solve`] gives them, in parts that fit the
+    /// adapter and, for the host's copies of their values, `budget`.
+    pub fn solve(
+        &self,
+        codes: &[OctalCode],
+        n_max: usize,
+        budget: Budget,
+    ) -> Result<Vec<OctalRow>, OctalError> {
         if let Some(long) = codes.iter().find(|c| c.t() > MAX_T) {
             return Err(GpuError::TooLarge {
                 what: format!("{long}"),
@@ -100,18 +119,44 @@ impl<'c> OctalGpu<'c> {
             }
             .into());
         }
-        let words = (codes.len() as u64).saturating_mul(n_max as u64);
-        // The kernel indexes values with 32 bits.
-        let limit = (ctx.max_binding_bytes() / 4).min(u64::from(u32::MAX));
-        if words > limit {
+        let at_once = self.codes_at_once(n_max, budget)?;
+        let mut rows = Vec::with_capacity(codes.len());
+        for part in codes.chunks(at_once) {
+            rows.extend(self.solve_part(part, n_max)?);
+        }
+        Ok(rows)
+    }
+
+    /// Codes one pass holds: one workgroup each, their values within one binding (indexed
+    /// with 32 bits), and the host's copies within `budget`.
+    fn codes_at_once(&self, n_max: usize, budget: Budget) -> Result<usize, OctalError> {
+        let ctx = self.ctx;
+        let values = n_max.max(1) as u64;
+        let binding = (ctx.max_binding_bytes() / 4).min(u64::from(u32::MAX));
+        if values > binding {
             return Err(GpuError::TooLarge {
-                what: format!("{} codes to n = {n_max}", codes.len()),
-                needed: words,
-                limit,
-                unit: "values in one binding (lower --chunk-size)",
+                what: format!("one code to n = {n_max}"),
+                needed: values,
+                limit: binding,
+                unit: "values in one binding",
             }
             .into());
         }
+        budget.check(HOST_BYTES_PER_VALUE * values, || {
+            format!("one code to n = {n_max} on the GPU")
+        })?;
+        let host = budget.bytes() / (HOST_BYTES_PER_VALUE * values);
+        let groups = u64::from(ctx.limits.max_compute_workgroups_per_dimension);
+        Ok([binding / values, host, groups]
+            .into_iter()
+            .min()
+            .expect("three bounds")
+            .max(1) as usize)
+    }
+
+    fn solve_part(&self, codes: &[OctalCode], n_max: usize) -> Result<Vec<OctalRow>, OctalError> {
+        let ctx = self.ctx;
+        let words = codes.len() as u64 * n_max as u64;
         let storage = wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST;
         let buffers = ctx.checked("the octal values", 8 * words, || {
             (
@@ -174,18 +219,20 @@ impl<'c> OctalGpu<'c> {
             }
             ctx.queue
                 .write_buffer(&infos, 0, bytemuck::cast_slice(&info));
+            let limits = self.limits;
             let p = Params {
-                steps: SIZES_PER_DISPATCH as u32,
+                steps: limits.sizes_per_dispatch,
                 n_to: at as u32,
                 stride: n_max as u32,
-                limit: self.limit,
+                limit: limits.values,
             };
             ctx.queue.write_buffer(&params, 0, bytemuck::bytes_of(&p));
-            // Short dispatches (a long one trips drivers' watchdogs, and one was seen cut short
-            // without an error), each going on from where its codes got, until all are in.
+            // Short dispatches, each going on from where its codes got (one may stop early: see
+            // the shader on llvmpipe), until all are in.
             let mut reached = done;
+            let per_dispatch = limits.sizes_per_dispatch as usize;
             let after = loop {
-                for _ in 0..(at - reached).div_ceil(SIZES_PER_DISPATCH) {
+                for _ in 0..(at - reached).div_ceil(per_dispatch) {
                     ctx.dispatch(&self.pipeline, &bind, (codes.len() as u32, 1));
                 }
                 let after: Vec<CodeInfo> = bytemuck::pod_collect_to_vec(&ctx.read_buffer(&infos)?);
@@ -199,8 +246,16 @@ impl<'c> OctalGpu<'c> {
                     break after;
                 }
                 if behind == reached {
+                    let why = match ctx.info.device_type {
+                        wgpu::DeviceType::Cpu => format!(
+                            " ({} may end a shader's loops past 65,535 iterations in all, \
+                             which one size here needs; use --backend cpu)",
+                            ctx.info.name
+                        ),
+                        _ => String::new(),
+                    };
                     return Err(GpuError::Readback(format!(
-                        "the GPU made no progress on the octal codes past n = {behind}"
+                        "the GPU made no progress on the octal codes past n = {behind}{why}"
                     ))
                     .into());
                 }
@@ -227,8 +282,9 @@ impl<'c> OctalGpu<'c> {
             }
             done = at;
         }
+        // The rows (and the codes handed over) on every core.
         codes
-            .iter()
+            .par_iter()
             .zip(tracks)
             .map(|(code, track)| match track.on_cpu {
                 true => scan::solve(code, n_max, ScanBackend::Cpu),

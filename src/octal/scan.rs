@@ -1,11 +1,11 @@
 //! `nimseq octal scan`: every code `0.d1...dk` with `dk != 0` (448 codes of 3 digits, 3,584 of
 //! 4) to a fixed length, one row each: its certified period and pre-period or none, and
 //! ogsolve's checksum of the same `G(0..n-max)`, so that codes with one sequence group by it.
-//! Rows go out chunk by chunk, resumable, in shards, as `sub scan`'s do.
+//! Rows go out chunk by chunk, resumable, in shards, through the driver `sub scan` uses
+//! ([`crate::output::scan`]); a sample of the GPU's rows is re-checked on the CPU path.
 
 use std::fmt;
 use std::io::{self, Write};
-use std::path::PathBuf;
 
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -16,9 +16,9 @@ use super::gpu::OctalGpu;
 use super::reference;
 use super::seq::{Certificate, OctalError, certify_prefix, checksum, look_lengths, memory};
 use crate::memory::{Budget, OverBudget};
-use crate::output::resumable::{ResumableFile, ResumeError};
-use crate::output::{Format, Row, progress_bar};
-use crate::subtraction::scan::Shard;
+use crate::output::resumable::ResumeError;
+use crate::output::scan::{Plan, Sample, Scan, ScanOutput, SolveOn, Tally};
+use crate::output::{Format, Row};
 
 /// Digits after the point a scan may ask for: 6 is 229,376 codes.
 pub const MAX_DIGITS: usize = 6;
@@ -36,8 +36,71 @@ pub enum ScanBackend {
 pub enum Backend<'c> {
     /// One code a thread.
     Cpu(ScanBackend),
-    /// A chunk's codes in lock-step on the GPU.
+    /// Many codes in lock-step on the GPU.
     Gpu(OctalGpu<'c>),
+}
+
+/// Codes the GPU takes in one call: more than a large card holds at once (an H200's 132
+/// multiprocessors run 8 workgroups of 256 each), so that codes which settle early leave room
+/// for others, and every code of 4 digits (3,584) in one call. The GPU host splits a call
+/// that does not fit its memory.
+pub const GPU_CODES_PER_CALL: u64 = 4096;
+
+/// Codes a call of the CPU paths takes per thread: enough that one slow code does not leave
+/// the other threads idle at the end of the call.
+const CPU_CODES_PER_THREAD: u64 = 8;
+
+impl Backend<'_> {
+    pub fn name(&self) -> &'static str {
+        match self {
+            Backend::Cpu(ScanBackend::Reference) => "reference",
+            Backend::Cpu(ScanBackend::Cpu) => "cpu",
+            Backend::Gpu(_) => "gpu",
+        }
+    }
+
+    /// The rows of `codes` to `n_max`, in order, the GPU's host copies within `budget`.
+    pub fn solve(
+        &self,
+        codes: &[OctalCode],
+        n_max: usize,
+        budget: Budget,
+    ) -> Result<Vec<OctalRow>, OctalError> {
+        match self {
+            Backend::Cpu(solver) => codes
+                .par_iter()
+                .map(|code| solve(code, n_max, *solver))
+                .collect(),
+            Backend::Gpu(gpu) => gpu.solve(codes, n_max, budget),
+        }
+    }
+
+    /// Codes one call should take to keep the backend busy.
+    pub fn codes_per_call(&self) -> u64 {
+        match self {
+            Backend::Cpu(_) => CPU_CODES_PER_THREAD * rayon::current_num_threads() as u64,
+            Backend::Gpu(_) => GPU_CODES_PER_CALL,
+        }
+    }
+
+    /// Fraction of rows a scan re-checks unless told otherwise: the GPU path runs on drivers
+    /// nimseq does not control, so a small sample is always checked there.
+    pub fn default_verify_sample(&self) -> f64 {
+        match self {
+            Backend::Gpu(_) => 0.01,
+            Backend::Cpu(_) => 0.0,
+        }
+    }
+
+    /// The solver that re-checks this backend's rows: the CPU path the GPU's, the reference
+    /// the CPU path's; none checks the reference.
+    fn checker(&self) -> Option<ScanBackend> {
+        match self {
+            Backend::Gpu(_) => Some(ScanBackend::Cpu),
+            Backend::Cpu(ScanBackend::Cpu) => Some(ScanBackend::Reference),
+            Backend::Cpu(ScanBackend::Reference) => None,
+        }
+    }
 }
 
 /// What a scan computes and where its rows go.
@@ -45,13 +108,12 @@ pub enum Backend<'c> {
 pub struct ScanOptions {
     pub digits: usize,
     pub n_max: usize,
-    pub format: Format,
+    /// Format, shard, chunk size (in codes), where the rows go.
+    #[serde(flatten)]
+    pub output: ScanOutput,
+    /// Fraction of rows re-solved by the backend's checker; `None`: the backend's default.
     #[serde(skip)]
-    pub out: Option<PathBuf>,
-    #[serde(skip)]
-    pub resume: bool,
-    pub shard: Shard,
-    pub chunk_size: u64,
+    pub verify_sample: Option<f64>,
     #[serde(skip)]
     pub budget: Budget,
 }
@@ -67,12 +129,27 @@ pub enum ScanError {
     Resume(#[from] ResumeError),
     #[error("cannot write the rows")]
     Io(#[from] io::Error),
+    /// A backend disagreed with its checker on a sampled code: a bug, never ignored.
+    #[error(
+        "the {backend} backend disagrees with the {checker} path on {code}: row {got}, the {checker} path's {want}"
+    )]
+    Mismatch {
+        backend: &'static str,
+        checker: &'static str,
+        code: String,
+        got: String,
+        want: String,
+    },
+}
+
+/// How many codes have `digits` digits after the point, the last non-zero.
+pub fn code_count(digits: usize) -> u64 {
+    7 * 8u64.pow(digits.saturating_sub(1) as u32)
 }
 
 /// Every code of `digits` digits after the point, the last non-zero, in increasing order.
 pub fn codes(digits: usize) -> impl Iterator<Item = OctalCode> {
-    let count = 7 * 8usize.pow(digits.saturating_sub(1) as u32);
-    (0..count).map(move |k| {
+    (0..code_count(digits)).map(move |k| {
         // The last digit runs over 1..=7, the others over 0..=7, the first most significant.
         let mut text = String::from("0.");
         let (rest, last) = (k / 7, k % 7 + 1);
@@ -184,8 +261,9 @@ pub struct OctalScanSummary {
     pub longest_preperiod: Option<(usize, String)>,
 }
 
-impl OctalScanSummary {
-    fn add(&mut self, row: &OctalRow) {
+impl Tally<OctalCode, OctalRow> for OctalScanSummary {
+    const COMMAND: &'static str = "nimseq octal scan";
+    fn add(&mut self, _: &OctalCode, row: &OctalRow) {
         let (Some(p), Some(pre)) = (row.period, row.preperiod) else {
             self.unsettled += 1;
             return;
@@ -229,71 +307,126 @@ pub fn check_memory(n_max: usize, budget: Budget) -> Result<(), OverBudget> {
     })
 }
 
-/// Runs the scan `opts`, rows to `opts.out` (resumable) or to `stdout`; returns the totals of
-/// this shard's rows, resumed ones included.
-pub fn run(
-    opts: &ScanOptions,
-    backend: &Backend<'_>,
-    stdout: &mut dyn Write,
-) -> Result<OctalScanSummary, ScanError> {
-    check_memory(opts.n_max, opts.budget)?;
-    let codes: Vec<OctalCode> = codes(opts.digits).collect();
-    let cs = opts.chunk_size.max(1);
-    let (first, end) = opts.shard.chunks((codes.len() as u64).div_ceil(cs));
-    let mut job = serde_json::to_value(opts).expect("options serialise");
-    job["command"] = "nimseq octal scan".into();
-    let (mut file, mut next, mut summary) = match &opts.out {
-        Some(path) => {
-            let (file, checkpoint) =
-                ResumableFile::open::<OctalScanSummary>(path, &job, opts.resume)?;
-            let (next, summary) =
-                checkpoint.map_or((first, None), |c| (c.next_chunk.max(first), c.state));
-            (Some(file), next, summary.unwrap_or_default())
-        }
-        None => (None, first, OctalScanSummary::default()),
-    };
-    if next == 0 {
-        let sink: &mut dyn Write = match &mut file {
-            Some(f) => f.writer(),
-            None => stdout,
-        };
-        opts.format.write_header(sink, OctalRow::CSV_HEADER)?;
+impl Scan for ScanOptions {
+    type Item = OctalCode;
+    type Solved = OctalRow;
+    type Error = ScanError;
+    const UNIT: &'static str = "codes";
+
+    fn output(&self) -> &ScanOutput {
+        &self.output
     }
-    let chunk_codes = |k: u64| {
-        let from = ((k * cs) as usize).min(codes.len());
-        &codes[from..((k + 1) * cs).min(codes.len() as u64) as usize]
-    };
-    let total: usize = (first..end).map(|k| chunk_codes(k).len()).sum();
-    let bar = progress_bar(total as u64, "codes");
-    bar.set_position((first..next).map(|k| chunk_codes(k).len() as u64).sum());
-    while next < end {
-        let rows = match backend {
-            Backend::Cpu(solver) => chunk_codes(next)
-                .par_iter()
-                .map(|code| solve(code, opts.n_max, *solver))
-                .collect::<Result<Vec<_>, _>>()?,
-            Backend::Gpu(gpu) => gpu.solve(chunk_codes(next), opts.n_max)?,
-        };
+
+    fn check(&self) -> Result<(), ScanError> {
+        Ok(check_memory(self.n_max, self.budget)?)
+    }
+
+    fn count(&self) -> u64 {
+        code_count(self.digits)
+    }
+
+    fn items(&self, skip: u64) -> impl Iterator<Item = OctalCode> + '_ {
+        codes(self.digits).skip(skip as usize)
+    }
+
+    fn header(&self) -> &'static str {
+        OctalRow::CSV_HEADER
+    }
+
+    fn rows(&self, _: &[OctalCode], rows: &[OctalRow]) -> io::Result<Vec<Vec<u8>>> {
         let mut text = Vec::new();
-        for row in &rows {
-            opts.format.write_row(&mut text, row)?;
-            summary.add(row);
+        for row in rows {
+            self.output.format.write_row(&mut text, row)?;
         }
-        next += 1;
-        match &mut file {
-            Some(f) => {
-                f.writer().write_all(&text)?;
-                f.commit(next, &summary, next == end)?;
+        Ok(vec![text])
+    }
+}
+
+impl<'c> SolveOn<Backend<'c>> for ScanOptions {
+    fn plan(&self, backend: &Backend<'c>) -> Result<Plan, ScanError> {
+        Ok(Plan {
+            items_per_call: backend.codes_per_call(),
+            calls_in_flight: 1,
+        })
+    }
+
+    /// The backend's rows, a sample of them re-solved by its checker
+    /// ([`ScanOptions::verify_sample`]).
+    fn solve(
+        &self,
+        backend: &Backend<'c>,
+        codes: &[OctalCode],
+    ) -> Result<Vec<OctalRow>, ScanError> {
+        let rows = backend.solve(codes, self.n_max, self.budget)?;
+        let fraction = self
+            .verify_sample
+            .unwrap_or(backend.default_verify_sample());
+        verify_sample(backend, codes, &rows, self.n_max, fraction)?;
+        Ok(rows)
+    }
+}
+
+/// Re-solves a random `fraction` of `codes` with the checker of `backend` and compares the
+/// rows it gave.
+fn verify_sample(
+    backend: &Backend<'_>,
+    codes: &[OctalCode],
+    rows: &[OctalRow],
+    n_max: usize,
+    fraction: f64,
+) -> Result<(), ScanError> {
+    let (Some(checker), Some(sample)) = (backend.checker(), Sample::new(fraction)) else {
+        return Ok(());
+    };
+    let checker_name = Backend::Cpu(checker).name();
+    let csv = |row: &OctalRow| {
+        let mut line = Vec::new();
+        Format::Csv.write_row(&mut line, row)?;
+        Ok::<_, io::Error>(String::from_utf8_lossy(&line).trim_end().to_string())
+    };
+    codes
+        .par_iter()
+        .zip(rows)
+        .filter(|(code, _)| sample.picks(code))
+        .try_for_each(|(code, got)| {
+            let want = solve(code, n_max, checker)?;
+            if &want == got {
+                return Ok(());
             }
-            None => stdout.write_all(&text)?,
-        }
-        bar.inc(rows.len() as u64);
+            Err(ScanError::Mismatch {
+                backend: backend.name(),
+                checker: checker_name,
+                code: code.to_string(),
+                got: csv(got)?,
+                want: csv(&want)?,
+            })
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A row that differs from its checker's is reported with both rows; equal rows pass, and
+    /// a fraction of 0 checks nothing.
+    #[test]
+    fn a_sampled_row_that_differs_is_an_error() {
+        let codes: Vec<OctalCode> = codes(1).collect();
+        let cpu = Backend::Cpu(ScanBackend::Cpu);
+        let mut rows = cpu.solve(&codes, 300, Budget::UNLIMITED).unwrap();
+        verify_sample(&cpu, &codes, &rows, 300, 1.0).unwrap();
+        rows[3].checksum = "00000000".into();
+        let err = verify_sample(&cpu, &codes, &rows, 300, 1.0).unwrap_err();
+        let message = err.to_string();
+        assert!(
+            message
+                .starts_with("the cpu backend disagrees with the reference path on 0.4: row 0.4,"),
+            "{message}"
+        );
+        assert!(
+            message.contains(",00000000, the reference path's 0.4,"),
+            "{message}"
+        );
+        verify_sample(&cpu, &codes, &rows, 300, 0.0).unwrap();
     }
-    match &mut file {
-        // An empty shard still completes its file.
-        Some(f) => f.commit(end, &summary, true)?,
-        None => stdout.flush()?,
-    }
-    bar.finish_and_clear();
-    Ok(summary)
 }

@@ -4,10 +4,13 @@
 //! * [`image`]: an RGB canvas written as PNG, for plots.
 //! * [`resumable`]: a result file plus a checkpoint naming the last complete chunk.
 //! * [`checkpoint`]: the finished steps of a long table build, to resume it.
+//! * [`scan`]: the driver of the scans: chunks solved on a backend, rows written in order
+//!   to a resumable file, shards.
 
 pub mod checkpoint;
 pub mod image;
 pub mod resumable;
+pub mod scan;
 
 use std::io::{self, Write};
 

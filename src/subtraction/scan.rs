@@ -1,19 +1,12 @@
-//! The scan driver: every triple of a [`TripleFilter`], in fixed chunks, through one backend,
-//! rows streamed in scan order to CSV or JSON lines, with a checkpoint after each chunk.
-//!
-//! Chunks are numbered in scan order and never depend on the backend, so a run can be resumed
-//! with another backend, and `--shard i/N` (a contiguous `1/N` of the chunks) gives files that
-//! concatenate, shard 1 first, to the full result (only shard 1 writes the CSV header).
+//! `nimseq sub scan` and `survey`: every triple of a [`TripleFilter`] through one backend, in
+//! the chunks of the shared driver ([`crate::output::scan`]), a sample of fast rows re-checked
+//! by the reference.
 
 use std::fmt;
-use std::hash::BuildHasher;
 use std::io::{self, Write};
-use std::path::PathBuf;
-use std::str::FromStr;
 
 use rayon::prelude::*;
 use serde::Serialize;
-use serde::de::DeserializeOwned;
 
 use super::gpu::{SubtractionGpu, long_cap};
 use super::solution::{NotCertified, Solution};
@@ -24,50 +17,9 @@ use super::triple_solver::TripleSolver;
 use super::{reference, triple_solver};
 use crate::gpu::GpuError;
 use crate::memory::{Budget, OverBudget};
-use crate::output::resumable::{ResumableFile, ResumeError};
-use crate::output::{CsvLine, Format, Row, progress_bar};
-
-/// Which part of a scan this run does: the `index`-th (1-based) of `count` contiguous parts.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-pub struct Shard {
-    pub index: u64,
-    pub count: u64,
-}
-
-impl Shard {
-    pub const WHOLE: Shard = Shard { index: 1, count: 1 };
-
-    /// Chunks `[first, end)` of `chunks` that belong to this shard.
-    pub fn chunks(self, chunks: u64) -> (u64, u64) {
-        (
-            (self.index - 1) * chunks / self.count,
-            self.index * chunks / self.count,
-        )
-    }
-}
-
-impl FromStr for Shard {
-    type Err = String;
-
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        let bad = || format!("invalid shard '{s}': expected i/N with 1 <= i <= N, e.g. 2/8");
-        let (i, n) = s.split_once('/').ok_or_else(bad)?;
-        let (index, count) = (
-            i.trim().parse::<u64>().map_err(|_| bad())?,
-            n.trim().parse::<u64>().map_err(|_| bad())?,
-        );
-        if index == 0 || count == 0 || index > count {
-            return Err(bad());
-        }
-        Ok(Shard { index, count })
-    }
-}
-
-impl fmt::Display for Shard {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}/{}", self.index, self.count)
-    }
-}
+use crate::output::resumable::ResumeError;
+use crate::output::scan::{Plan, Sample, Scan, ScanJob, ScanOutput, SolveOn, Tally};
+use crate::output::{CsvLine, Row};
 
 /// One row of a scan's output.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -372,16 +324,11 @@ pub enum ScanError {
 pub struct ScanOptions {
     #[serde(flatten)]
     pub filter: TripleFilter,
-    /// Triples per chunk: the unit of checkpoints and shards.
-    pub chunk_size: u64,
-    pub shard: Shard,
-    pub format: Format,
+    /// Format, shard, chunk size (in triples), where the rows go.
+    #[serde(flatten)]
+    pub output: ScanOutput,
     /// Add the theory columns ([`TheoryColumns`]) to each row.
     pub theory: bool,
-    #[serde(skip)]
-    pub out: Option<PathBuf>,
-    #[serde(skip)]
-    pub resume: bool,
     /// Fraction of rows re-solved by the reference backend; `None`: the backend's default.
     #[serde(skip)]
     pub verify_sample: Option<f64>,
@@ -393,207 +340,89 @@ pub struct ScanOptions {
 /// Default chunk size: large enough to fill a big GPU, small enough to checkpoint often.
 pub const DEFAULT_CHUNK_SIZE: u64 = 1 << 18;
 
-/// Running totals a scan keeps over its rows, in scan order, saved with each checkpoint.
-pub trait Tally: Default + Serialize + DeserializeOwned {
-    /// The command whose rows these are, as users type it.
-    const COMMAND: &'static str;
-    fn add(&mut self, t: Triple, s: &Solution);
-}
-
-impl Tally for ScanSummary {
+impl Tally<Triple, Solution> for ScanSummary {
     const COMMAND: &'static str = "nimseq sub scan";
-    fn add(&mut self, t: Triple, s: &Solution) {
-        ScanSummary::add(self, t, s);
+    fn add(&mut self, t: &Triple, s: &Solution) {
+        ScanSummary::add(self, *t, s);
     }
 }
 
-/// A scan ready to run: its chunks counted and its output opened (and resumed).
-pub struct ScanJob<'o, T: Tally = ScanSummary> {
-    opts: &'o ScanOptions,
-    total: u64,
-    /// Chunks `[next, end)` remain.
-    next: u64,
-    end: u64,
-    file: Option<ResumableFile>,
-    summary: T,
-}
+impl Scan for ScanOptions {
+    type Item = Triple;
+    type Solved = Solution;
+    type Error = ScanError;
+    const UNIT: &'static str = "rulesets";
 
-impl<'o, T: Tally> ScanJob<'o, T> {
-    /// Counts the work and opens `opts.out`, resuming it if asked: every error here is the
-    /// user's to fix, and nothing has been computed yet.
-    pub fn open(opts: &'o ScanOptions) -> Result<Self, ScanError> {
-        check_memory(&opts.filter, false, opts.budget)?;
-        let total = opts.filter.count();
-        let (first, end) = opts.shard.chunks(total.div_ceil(opts.chunk_size.max(1)));
-        // What is tallied is part of the job: a scan's checkpoint cannot resume a survey.
-        let mut job = serde_json::to_value(opts).expect("options serialise");
-        job["command"] = T::COMMAND.into();
-        let mut scan = ScanJob {
-            opts,
-            total,
-            next: first,
-            end,
-            file: None,
-            summary: T::default(),
-        };
-        if let Some(path) = &opts.out {
-            let (file, checkpoint) = ResumableFile::open::<T>(path, &job, opts.resume)?;
-            if let Some(c) = checkpoint {
-                scan.next = c.next_chunk.max(first);
-                scan.summary = c.state.unwrap_or_default();
-            }
-            scan.file = Some(file);
-        }
-        Ok(scan)
+    fn output(&self) -> &ScanOutput {
+        &self.output
     }
 
-    /// Runs the remaining chunks on `backend`, rows to the file or to `stdout`; returns the
-    /// totals of every row of this shard, resumed ones included.
-    pub fn run(mut self, backend: &Backend<'_>, stdout: &mut dyn Write) -> Result<T, ScanError> {
-        let opts = self.opts;
-        if matches!(backend, Backend::Reference) {
-            check_memory(&opts.filter, true, opts.budget)?;
+    fn check(&self) -> Result<(), ScanError> {
+        Ok(check_memory(&self.filter, false, self.budget)?)
+    }
+
+    fn count(&self) -> u64 {
+        self.filter.count()
+    }
+
+    fn items(&self, skip: u64) -> impl Iterator<Item = Triple> + '_ {
+        self.filter.triples().skip(skip as usize)
+    }
+
+    fn header(&self) -> &'static str {
+        match self.theory {
+            true => THEORY_CSV_HEADER,
+            false => ScanRow::CSV_HEADER,
         }
-        let cs = opts.chunk_size.max(1);
-        let first = opts.shard.chunks(self.total.div_ceil(cs)).0;
-        if self.next == 0 {
-            let sink: &mut dyn Write = match &mut self.file {
-                Some(f) => f.writer(),
-                None => stdout,
-            };
-            let header = if opts.theory {
-                THEORY_CSV_HEADER
-            } else {
-                ScanRow::CSV_HEADER
-            };
-            opts.format.write_header(sink, header)?;
-        }
-        let bar = progress_bar((self.end * cs).min(self.total) - first * cs, "rulesets");
-        bar.set_position((self.next - first) * cs);
-        let sampler = std::collections::hash_map::RandomState::new();
-        let fraction = opts
-            .verify_sample
-            .unwrap_or(backend.default_verify_sample());
-        let solve = |chunk: Vec<Triple>| -> Result<Solved, ScanError> {
-            let solutions = backend.solve(&chunk, opts.budget)?;
-            if !matches!(backend, Backend::Reference) {
-                let share = opts.budget.share(rayon::current_num_threads() as u64);
-                verify_sample(
-                    backend.name(),
-                    &chunk,
-                    &solutions,
-                    fraction,
-                    &sampler,
-                    share,
-                )?;
-            }
-            let text = format_rows(opts, &chunk, &solutions)?;
-            Ok(Solved {
-                chunk,
-                solutions,
-                text,
+    }
+
+    /// The rows formatted on all cores, `ROWS_PER_PIECE` a task.
+    fn rows(&self, triples: &[Triple], solutions: &[Solution]) -> io::Result<Vec<Vec<u8>>> {
+        triples
+            .par_chunks(ROWS_PER_PIECE)
+            .zip(solutions.par_chunks(ROWS_PER_PIECE))
+            .map(|(triples, solutions)| {
+                let mut text = Vec::with_capacity(triples.len() * 40);
+                for (&t, s) in triples.iter().zip(solutions) {
+                    self.output
+                        .format
+                        .write_row(&mut text, &ScanRow::new(t, s, self.theory))?;
+                }
+                Ok(text)
             })
-        };
-        let mut triples = opts.filter.triples().skip((self.next * cs) as usize);
-        let mut take_chunk = || triples.by_ref().take(cs as usize).collect::<Vec<Triple>>();
-        // Chunk k is solved on another thread while chunk k - 1 is written and checkpointed and
-        // chunk k + 1 listed; a backend that gains from it has more chunks in flight (the GPU
-        // runs one chunk's passes while the CPU finishes another's leftovers).
-        let depth = backend.chunks_in_flight();
-        std::thread::scope(|scope| -> Result<(), ScanError> {
-            let mut in_flight = std::collections::VecDeque::new();
-            let mut solved: Option<(u64, Solved)> = None;
-            let mut k = self.next;
-            let mut listed = if k < self.end {
-                take_chunk()
-            } else {
-                Vec::new()
-            };
-            loop {
-                while in_flight.len() < depth && k < self.end {
-                    let chunk = std::mem::take(&mut listed);
-                    in_flight.push_back((k + 1, scope.spawn(|| solve(chunk))));
-                    k += 1;
-                    if k < self.end {
-                        listed = take_chunk();
-                    }
-                }
-                if let Some((next_chunk, done)) = solved.take() {
-                    self.write_chunk(next_chunk, &done, stdout)?;
-                    bar.inc(done.chunk.len() as u64);
-                }
-                let Some((next_chunk, solving)) = in_flight.pop_front() else {
-                    break;
-                };
-                let done = solving.join().expect("the solver thread does not panic")?;
-                solved = Some((next_chunk, done));
-            }
-            Ok(())
-        })?;
-        match &mut self.file {
-            Some(f) => f.commit(self.end, &self.summary, true)?,
-            None => stdout.flush()?,
-        }
-        bar.finish_and_clear();
-        Ok(self.summary)
+            .collect()
     }
 }
 
-impl<T: Tally> ScanJob<'_, T> {
-    /// Writes the rows of one solved chunk and records that chunks below `next_chunk` are done.
-    fn write_chunk(
-        &mut self,
-        next_chunk: u64,
-        solved: &Solved,
-        stdout: &mut dyn Write,
-    ) -> Result<(), ScanError> {
-        let sink: &mut dyn Write = match &mut self.file {
-            Some(f) => f.writer(),
-            None => stdout,
-        };
-        for piece in &solved.text {
-            sink.write_all(piece)?;
+impl<'a> SolveOn<Backend<'a>> for ScanOptions {
+    /// A chunk a call; the reference's memory is checked here, as only it needs more.
+    fn plan(&self, backend: &Backend<'a>) -> Result<Plan, ScanError> {
+        if matches!(backend, Backend::Reference) {
+            check_memory(&self.filter, true, self.budget)?;
         }
-        for (&t, s) in solved.chunk.iter().zip(&solved.solutions) {
-            self.summary.add(t, s);
-        }
-        if let Some(f) = &mut self.file {
-            f.commit(next_chunk, &self.summary, next_chunk == self.end)?;
-        }
-        Ok(())
+        Ok(Plan {
+            items_per_call: self.output.chunk_size,
+            calls_in_flight: backend.chunks_in_flight(),
+        })
     }
-}
 
-/// A solved chunk, its rows already formatted.
-struct Solved {
-    chunk: Vec<Triple>,
-    solutions: Vec<Solution>,
-    /// The rows as the output format writes them, in pieces formatted on all cores.
-    text: Vec<Vec<u8>>,
+    /// The backend's solutions, a sample of them re-solved by the reference
+    /// ([`ScanOptions::verify_sample`]).
+    fn solve(&self, backend: &Backend<'a>, triples: &[Triple]) -> Result<Vec<Solution>, ScanError> {
+        let solutions = backend.solve(triples, self.budget)?;
+        if !matches!(backend, Backend::Reference) {
+            let fraction = self
+                .verify_sample
+                .unwrap_or(backend.default_verify_sample());
+            let share = self.budget.share(rayon::current_num_threads() as u64);
+            verify_sample(backend.name(), triples, &solutions, fraction, share)?;
+        }
+        Ok(solutions)
+    }
 }
 
 /// Rows per piece formatted by one task.
 const ROWS_PER_PIECE: usize = 1 << 12;
-
-/// The rows of `chunk` in the output format of `opts`, formatted on all cores.
-fn format_rows(
-    opts: &ScanOptions,
-    chunk: &[Triple],
-    solutions: &[Solution],
-) -> io::Result<Vec<Vec<u8>>> {
-    chunk
-        .par_chunks(ROWS_PER_PIECE)
-        .zip(solutions.par_chunks(ROWS_PER_PIECE))
-        .map(|(triples, solutions)| {
-            let mut text = Vec::with_capacity(triples.len() * 40);
-            for (&t, s) in triples.iter().zip(solutions) {
-                opts.format
-                    .write_row(&mut text, &ScanRow::new(t, s, opts.theory))?;
-            }
-            Ok(text)
-        })
-        .collect()
-}
 
 /// Opens and runs a scan in one step.
 pub fn run_scan(
@@ -601,7 +430,7 @@ pub fn run_scan(
     backend: &Backend<'_>,
     stdout: &mut dyn Write,
 ) -> Result<ScanSummary, ScanError> {
-    ScanJob::<ScanSummary>::open(opts)?.run(backend, stdout)
+    ScanJob::<_, ScanSummary>::open(opts)?.run(backend, stdout)
 }
 
 /// Re-solves a random `fraction` of `triples` with the reference and compares.
@@ -610,21 +439,15 @@ fn verify_sample(
     triples: &[Triple],
     solutions: &[Solution],
     fraction: f64,
-    sampler: &(impl BuildHasher + Sync),
     share: Budget,
 ) -> Result<(), ScanError> {
-    if fraction <= 0.0 {
+    let Some(sample) = Sample::new(fraction) else {
         return Ok(());
-    }
-    let threshold = if fraction >= 1.0 {
-        u64::MAX
-    } else {
-        (fraction * u64::MAX as f64) as u64
     };
     triples
         .par_iter()
         .zip(solutions)
-        .filter(|(t, _)| sampler.hash_one((t.a, t.b, t.c)) <= threshold)
+        .filter(|(t, _)| sample.picks((t.a, t.b, t.c)))
         .try_for_each(|(t, got)| {
             let want = reference_within(*t, share)?;
             if want.key() == got.key() {
@@ -638,21 +461,4 @@ fn verify_sample(
                 })
             }
         })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn shards_split_chunks_contiguously() {
-        let parts: Vec<(u64, u64)> = (1..=3)
-            .map(|i| Shard { index: i, count: 3 }.chunks(10))
-            .collect();
-        assert_eq!(parts, vec![(0, 3), (3, 6), (6, 10)]);
-        assert!("3/2".parse::<Shard>().is_err());
-        assert!("0/2".parse::<Shard>().is_err());
-        assert!("x".parse::<Shard>().is_err());
-        assert_eq!("2/8".parse::<Shard>(), Ok(Shard { index: 2, count: 8 }));
-    }
 }

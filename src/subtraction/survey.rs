@@ -8,13 +8,13 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use super::scan::Tally;
 use super::solution::Solution;
 use super::summary::ScanSummary;
 use super::theory::base::Base;
 use super::theory::predict::{Prediction, predict};
 use super::theory::{additive_period, gcd};
 use super::triple::Triple;
+use crate::output::scan::Tally;
 
 /// Failures kept per check; the count covers all of them.
 pub const MAX_LISTED: usize = 10_000;
@@ -90,9 +90,9 @@ fn pair_sum_gcd(t: Triple, p: usize) -> usize {
         .fold(0, gcd)
 }
 
-impl Tally for Survey {
+impl Tally<Triple, Solution> for Survey {
     const COMMAND: &'static str = "nimseq sub survey";
-    fn add(&mut self, t: Triple, s: &Solution) {
+    fn add(&mut self, &t: &Triple, s: &Solution) {
         self.summary.add(t, s);
         let (a, b, c) = (t.a as usize, t.b as usize, t.c as usize);
         let (p, q, p0, q0) = (s.period, s.preperiod, s.outcome_period, s.outcome_preperiod);
@@ -320,9 +320,9 @@ mod tests {
     fn failures_are_counted_listed_and_bugs_flagged() {
         let mut survey = Survey::default();
         // {3,8,13} is covered with p = 16, q = 0 (spec 2.2): feed a wrong period.
-        survey.add(Triple { a: 3, b: 8, c: 13 }, &solution(17, 0));
+        survey.add(&Triple { a: 3, b: 8, c: 13 }, &solution(17, 0));
         // {3,8,12} is uncovered: pretend it were purely periodic.
-        survey.add(Triple { a: 3, b: 8, c: 12 }, &solution(5, 0));
+        survey.add(&Triple { a: 3, b: 8, c: 12 }, &solution(5, 0));
         assert_eq!(survey.theorem_32.failed(), 1);
         assert_eq!(survey.conjecture_50.failed(), 1);
         assert_eq!(survey.bugs(), 1);

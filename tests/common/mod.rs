@@ -174,7 +174,10 @@ pub fn refused_by(command: std::process::Command, naming: &str) -> String {
 /// are in, and checks that it had not finished: OUT then holds a cut-short run to resume.
 pub fn killed_after_chunks(args: &[&str], out: &std::path::Path, chunks: u64) {
     let checkpoint = std::path::PathBuf::from(format!("{}.checkpoint", out.display()));
+    // Two threads, whatever the machine: a call then holds few chunks, and the kill lands
+    // mid-run (on many cores one call could hold the whole scan).
     let mut child = nimseq()
+        .env("RAYON_NUM_THREADS", "2")
         .args(args)
         .arg("--out")
         .arg(out)

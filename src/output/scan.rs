@@ -1,0 +1,345 @@
+//! The scan driver that `sub scan`, `sub survey` and `octal scan` share: every item of a fixed
+//! list (triples, codes) in fixed chunks, solved on a backend, rows streamed in scan order to
+//! CSV or JSON lines, with a checkpoint after each chunk.
+//!
+//! Chunks are numbered in scan order and never depend on the backend, so a run can be resumed
+//! with another backend, and `--shard i/N` (a contiguous `1/N` of the chunks) gives files that
+//! concatenate, shard 1 first, to the full result (only shard 1 writes the CSV header). A
+//! backend may take several chunks in one call (a GPU fills its card with them) and have
+//! several calls in flight; the rows still go out chunk by chunk, in order, each chunk
+//! checkpointed as it is written.
+
+use std::collections::VecDeque;
+use std::collections::hash_map::RandomState;
+use std::fmt;
+use std::hash::{BuildHasher, Hash};
+use std::io::{self, Write};
+use std::path::PathBuf;
+use std::str::FromStr;
+
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+
+use super::resumable::{ResumableFile, ResumeError};
+use super::{Format, progress_bar};
+
+/// Which part of a scan this run does: the `index`-th (1-based) of `count` contiguous parts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Shard {
+    pub index: u64,
+    pub count: u64,
+}
+
+impl Shard {
+    pub const WHOLE: Shard = Shard { index: 1, count: 1 };
+
+    /// Chunks `[first, end)` of `chunks` that belong to this shard.
+    pub fn chunks(self, chunks: u64) -> (u64, u64) {
+        (
+            (self.index - 1) * chunks / self.count,
+            self.index * chunks / self.count,
+        )
+    }
+}
+
+impl FromStr for Shard {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let bad = || format!("invalid shard '{s}': expected i/N with 1 <= i <= N, e.g. 2/8");
+        let (i, n) = s.split_once('/').ok_or_else(bad)?;
+        let (index, count) = (
+            i.trim().parse::<u64>().map_err(|_| bad())?,
+            n.trim().parse::<u64>().map_err(|_| bad())?,
+        );
+        if index == 0 || count == 0 || index > count {
+            return Err(bad());
+        }
+        Ok(Shard { index, count })
+    }
+}
+
+impl fmt::Display for Shard {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}/{}", self.index, self.count)
+    }
+}
+
+/// What every scan has beyond its own work: the row format, the part of it this run does,
+/// the chunk size, and where the rows go.
+#[derive(Clone, Debug, Serialize)]
+pub struct ScanOutput {
+    pub format: Format,
+    pub shard: Shard,
+    /// Items per chunk: the unit of checkpoints and shards.
+    pub chunk_size: u64,
+    #[serde(skip)]
+    pub out: Option<PathBuf>,
+    #[serde(skip)]
+    pub resume: bool,
+}
+
+impl ScanOutput {
+    /// The whole scan as CSV, to the caller's writer (no file): for benches and tests.
+    pub fn whole(chunk_size: u64) -> Self {
+        ScanOutput {
+            format: Format::Csv,
+            shard: Shard::WHOLE,
+            chunk_size,
+            out: None,
+            resume: false,
+        }
+    }
+}
+
+/// A scan's own part: its items, their rows, its checks. It serialises to the flags that
+/// decide its rows, which a resumed run must share. [`SolveOn`] says how a backend solves it.
+pub trait Scan: Serialize + Sync {
+    /// One unit of work (a triple, a code).
+    type Item: Send + Sync;
+    /// What solving an item gives: its row and the totals are made from it.
+    type Solved: Send + Sync;
+    /// Why a scan stops; the driver's own failures (the result file, the writes) are among them.
+    type Error: From<ResumeError> + From<io::Error> + Send;
+    /// What the items are, for the progress bar ("rulesets", "codes").
+    const UNIT: &'static str;
+
+    fn output(&self) -> &ScanOutput;
+    /// Refuses, before anything is opened or computed, a scan that cannot run (memory).
+    fn check(&self) -> Result<(), Self::Error>;
+    /// Items in the whole scan.
+    fn count(&self) -> u64;
+    /// The items from the `skip`-th on, in scan order.
+    fn items(&self, skip: u64) -> impl Iterator<Item = Self::Item> + '_;
+    /// The CSV header of the rows.
+    fn header(&self) -> &'static str;
+    /// The rows of `items` in the output format, in order, in pieces (formatted on all cores
+    /// where that pays).
+    fn rows(&self, items: &[Self::Item], solved: &[Self::Solved]) -> io::Result<Vec<Vec<u8>>>;
+}
+
+/// How a backend `B` runs a [`Scan`].
+pub trait SolveOn<B>: Scan {
+    /// How the driver feeds `backend`; an error refuses the backend before any work.
+    fn plan(&self, backend: &B) -> Result<Plan, Self::Error>;
+    /// Solves `items` exactly, in order.
+    fn solve(&self, backend: &B, items: &[Self::Item]) -> Result<Vec<Self::Solved>, Self::Error>;
+}
+
+/// How the driver feeds a backend: about `items_per_call` items a call (whole chunks, at least
+/// one), with `calls_in_flight` calls at once, each on a thread of its own.
+#[derive(Clone, Copy, Debug)]
+pub struct Plan {
+    pub items_per_call: u64,
+    pub calls_in_flight: usize,
+}
+
+/// Running totals a scan keeps over its rows, in scan order, saved with each checkpoint.
+pub trait Tally<I, S>: Default + Serialize + DeserializeOwned {
+    /// The command whose rows these are, as users type it. It is part of the job: a scan's
+    /// checkpoint cannot resume a survey.
+    const COMMAND: &'static str;
+    fn add(&mut self, item: &I, solved: &S);
+}
+
+/// A random fraction of a scan's items, picked by a hash of each one's key under a seed drawn
+/// afresh: the sample on which a fast backend's rows are re-checked.
+pub struct Sample {
+    seed: RandomState,
+    threshold: u64,
+}
+
+impl Sample {
+    /// About `fraction` of the items (all of them from 1 on); `None` for 0 or less.
+    pub fn new(fraction: f64) -> Option<Self> {
+        (fraction > 0.0).then(|| Sample {
+            seed: RandomState::new(),
+            threshold: match fraction >= 1.0 {
+                true => u64::MAX,
+                false => (fraction * u64::MAX as f64) as u64,
+            },
+        })
+    }
+
+    /// Whether the item with `key` is in the sample.
+    pub fn picks(&self, key: impl Hash) -> bool {
+        self.seed.hash_one(key) <= self.threshold
+    }
+}
+
+/// A scan ready to run: its chunks counted and its output opened (and resumed).
+pub struct ScanJob<'w, W, T> {
+    work: &'w W,
+    /// The shard's chunks are `[first, end)`; `[next, end)` remain.
+    first: u64,
+    next: u64,
+    end: u64,
+    file: Option<ResumableFile>,
+    tally: T,
+}
+
+/// One call's chunks, solved, their rows already formatted.
+struct Solved<I, S> {
+    items: Vec<I>,
+    solved: Vec<S>,
+    /// Each chunk's rows, in pieces.
+    rows: Vec<Vec<Vec<u8>>>,
+}
+
+impl<'w, W: Scan, T: Tally<W::Item, W::Solved>> ScanJob<'w, W, T> {
+    /// Checks the scan and opens its output, resuming it if asked: every error here is the
+    /// user's to fix, and nothing has been computed yet.
+    pub fn open(work: &'w W) -> Result<Self, W::Error> {
+        work.check()?;
+        let output = work.output();
+        let chunks = work.count().div_ceil(output.chunk_size.max(1));
+        let (first, end) = output.shard.chunks(chunks);
+        let mut job = serde_json::to_value(work).expect("options serialise");
+        job["command"] = T::COMMAND.into();
+        let mut scan = ScanJob {
+            work,
+            first,
+            next: first,
+            end,
+            file: None,
+            tally: T::default(),
+        };
+        if let Some(path) = &output.out {
+            let (file, checkpoint) = ResumableFile::open::<T>(path, &job, output.resume)?;
+            if let Some(c) = checkpoint {
+                scan.next = c.next_chunk.max(first);
+                scan.tally = c.state.unwrap_or_default();
+            }
+            scan.file = Some(file);
+        }
+        Ok(scan)
+    }
+
+    /// Runs the remaining chunks on `backend`, rows to the file or to `stdout`; returns the
+    /// totals of every row of this shard, resumed ones included.
+    pub fn run<B: Sync>(mut self, backend: &B, stdout: &mut dyn Write) -> Result<T, W::Error>
+    where
+        W: SolveOn<B>,
+    {
+        let work = self.work;
+        let plan = work.plan(backend)?;
+        let output = work.output();
+        let cs = output.chunk_size.max(1);
+        let total = work.count();
+        if self.next == 0 {
+            let sink: &mut dyn Write = match &mut self.file {
+                Some(f) => f.writer(),
+                None => stdout,
+            };
+            output.format.write_header(sink, work.header())?;
+        }
+        let items_below = |chunk: u64| (chunk * cs).min(total);
+        let bar = progress_bar(items_below(self.end) - items_below(self.first), W::UNIT);
+        bar.set_position(items_below(self.next) - items_below(self.first));
+        let solve = |items: Vec<W::Item>| -> Result<Solved<W::Item, W::Solved>, W::Error> {
+            let solved = work.solve(backend, &items)?;
+            let rows = items
+                .chunks(cs as usize)
+                .zip(solved.chunks(cs as usize))
+                .map(|(items, solved)| work.rows(items, solved))
+                .collect::<io::Result<_>>()?;
+            Ok(Solved {
+                items,
+                solved,
+                rows,
+            })
+        };
+        let end = self.end;
+        let per_call = plan.items_per_call.div_ceil(cs).max(1);
+        let chunks_from = |k: u64| per_call.min(end - k);
+        let mut items = work.items(items_below(self.next));
+        let mut take =
+            |chunks: u64| -> Vec<W::Item> { items.by_ref().take((chunks * cs) as usize).collect() };
+        // A call is solved on another thread while the one before is written and checkpointed
+        // and the next listed; a backend that gains from it has more calls in flight (the GPU
+        // runs one call's passes while the CPU finishes another's leftovers).
+        std::thread::scope(|scope| -> Result<(), W::Error> {
+            let mut in_flight = VecDeque::new();
+            let mut solved = None;
+            let mut k = self.next;
+            let mut listed = if k < end {
+                take(chunks_from(k))
+            } else {
+                Vec::new()
+            };
+            loop {
+                while in_flight.len() < plan.calls_in_flight.max(1) && k < end {
+                    let call = std::mem::take(&mut listed);
+                    in_flight.push_back((k, scope.spawn(|| solve(call))));
+                    k += chunks_from(k);
+                    if k < end {
+                        listed = take(chunks_from(k));
+                    }
+                }
+                if let Some((first_chunk, done)) = solved.take() {
+                    self.write(first_chunk, &done, stdout, &bar)?;
+                }
+                let Some((first_chunk, solving)) = in_flight.pop_front() else {
+                    break;
+                };
+                let done = solving.join().expect("the solver thread does not panic")?;
+                solved = Some((first_chunk, done));
+            }
+            Ok(())
+        })?;
+        match &mut self.file {
+            // An empty shard still completes its file.
+            Some(f) => f.commit(self.end, &self.tally, true)?,
+            None => stdout.flush()?,
+        }
+        bar.finish_and_clear();
+        Ok(self.tally)
+    }
+
+    /// Writes one call's chunks, the first numbered `first_chunk`, recording after each that
+    /// the chunks below the next are done.
+    fn write(
+        &mut self,
+        first_chunk: u64,
+        done: &Solved<W::Item, W::Solved>,
+        stdout: &mut dyn Write,
+        bar: &indicatif::ProgressBar,
+    ) -> Result<(), W::Error> {
+        let cs = self.work.output().chunk_size.max(1) as usize;
+        let chunks = done.items.chunks(cs).zip(done.solved.chunks(cs));
+        for (k, ((items, solved), rows)) in (first_chunk..).zip(chunks.zip(&done.rows)) {
+            let sink: &mut dyn Write = match &mut self.file {
+                Some(f) => f.writer(),
+                None => &mut *stdout,
+            };
+            for piece in rows {
+                sink.write_all(piece)?;
+            }
+            for (item, s) in items.iter().zip(solved) {
+                self.tally.add(item, s);
+            }
+            if let Some(f) = &mut self.file {
+                f.commit(k + 1, &self.tally, k + 1 == self.end)?;
+            }
+            bar.inc(items.len() as u64);
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shards_split_chunks_contiguously() {
+        let parts: Vec<(u64, u64)> = (1..=3)
+            .map(|i| Shard { index: i, count: 3 }.chunks(10))
+            .collect();
+        assert_eq!(parts, vec![(0, 3), (3, 6), (6, 10)]);
+        assert!("3/2".parse::<Shard>().is_err());
+        assert!("0/2".parse::<Shard>().is_err());
+        assert!("x".parse::<Shard>().is_err());
+        assert_eq!("2/8".parse::<Shard>(), Ok(Shard { index: 2, count: 8 }));
+    }
+}
