@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # GPU benchmark for a lent device machine (see shared/notes/gpu-device.md): prints the adapter,
 # times the subtraction scan on the GPU and the CPU path in one run, then pushes the k-cross
-# table for k = 3..13 as far as the card allows in a few minutes, and the 3-leg spider table
-# (Game of Arrows) as far as the card allows, reporting any value not seen with legs <= 120.
+# table for k = 3..13 as far as the card allows in a few minutes, the 3-leg spider table
+# (Game of Arrows) as far as the card allows, reporting any value not seen with legs <= 120,
+# and the octal scans of every code of 3 and 4 digits on the GPU and the CPU path.
 # Every phase is bounded by a timeout, so one slow phase cannot cost the others.
 #
 # Prepare here (the device has no Rust toolchain and no network):
@@ -11,9 +12,10 @@
 #   cc -O2 -o .dev/sub_scan_naive ../shared/peers/sub_scan_naive.c
 #   plus the Vulkan loader debs in .gl/ (recipe in the device tool's README)
 # Then run on the device with carry [".dev", ".gl"]:
-#   bash scripts/gpu-bench.sh 1000 200 150 40 120 1500
+#   bash scripts/gpu-bench.sh 1000 200 150 40 120 1500 200 120
 #       # c-max of the big scan and its time limit, seconds of k-cross and of spider pushing,
-#       # seconds for a GPU scan past the big one and how far (c-min = c-max of the big one + 1)
+#       # seconds for a GPU scan past the big one and how far (c-min = c-max of the big one + 1),
+#       # seconds of the k-cross targets, seconds of the octal scans
 # The tool brings back at most 8 files from $OUT, so the logs go to one archive, refreshed after
 # each phase (a run killed at its limit still returns what was done); stdout has the summary.
 set -uo pipefail
@@ -25,6 +27,7 @@ PUSH_SECONDS="${5:-120}"
 # Seconds for the two k-cross target runs below, shared equally.
 TARGET_SECONDS="${7:-200}"
 PUSH_C="${6:-1500}"
+OCTAL_SECONDS="${8:-120}"
 OUT="${OUT:-/tmp/gpu-bench}"
 LOG="$(mktemp -d)"
 mkdir -p "$OUT"
@@ -108,4 +111,12 @@ for h in 200 320 450 600 700 800 900 1000; do
     done
 done
 save
+# Octal games: every code of 3 digits to 2^16, then of 4 digits to 2^14, each on the GPU and
+# the CPU path in one run, checksums compared (the CPU's 2-core figures are in BENCHMARKS.md).
+for dn in "3 65536" "4 16384"; do
+    set -- $dn
+    timeout $((OCTAL_SECONDS / 2)) ./.dev/nimseq bench octal --digits "$1" --n-max "$2" 2>&1 \
+        | tee "$LOG/octal-d$1-n$2.txt"
+    save
+done
 echo "logs in $OUT/logs.tar.gz"
