@@ -6,6 +6,7 @@
 //! codes and larger n, see `nimseq bench octal` and BENCHMARKS.md.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use indicatif::ProgressBar;
 
 use nimseq::gpu::GpuContext;
 use nimseq::memory::Budget;
@@ -38,7 +39,10 @@ fn two_digit_scan(c: &mut Criterion) {
         Ok(ctx) => {
             let gpu = OctalGpu::new(&ctx).expect("shader compiles");
             group.bench_function("gpu", |b| {
-                b.iter(|| gpu.solve(&codes, n, Budget::UNLIMITED).expect("fits"))
+                b.iter(|| {
+                    gpu.solve(&codes, n, Budget::UNLIMITED, &ProgressBar::hidden())
+                        .expect("fits")
+                })
             });
         }
         Err(e) => eprintln!("no GPU benchmark: {e}"),

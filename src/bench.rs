@@ -10,7 +10,7 @@ use std::path::Path;
 use std::process::Command;
 use std::time::Instant;
 
-use indicatif::MultiProgress;
+use indicatif::{MultiProgress, ProgressBar};
 
 use crate::arrows::spider::{SpiderTable, summarise};
 use crate::arrows::spider_gpu::{FillError, SpiderFill};
@@ -257,7 +257,7 @@ pub fn time_octal(
     label: &str,
 ) -> Result<BenchRow, OctalError> {
     let start = Instant::now();
-    let rows = backend.solve(codes, n_max, budget)?;
+    let rows = backend.solve(codes, n_max, budget, &ProgressBar::hidden())?;
     let seconds = start.elapsed().as_secs_f64();
     let line: Vec<String> = rows
         .iter()

@@ -1,6 +1,7 @@
 //! Octal games: the fast path against the reference, against the subtraction engine, against
 //! published values, and the CLI as a user runs it.
 
+use indicatif::ProgressBar;
 use nimseq::memory::Budget;
 use nimseq::octal::fast::Engine;
 use nimseq::octal::gpu::{HOST_BYTES_PER_VALUE, KernelLimits, OctalGpu};
@@ -368,21 +369,28 @@ fn gpu_rows_equal_cpu_rows() {
     };
     let gpu = OctalGpu::new(ctx).unwrap();
     let all = Budget::UNLIMITED;
+    let quiet = ProgressBar::hidden();
     assert_eq!(
-        gpu.solve(&codes, 2000, all).unwrap(),
+        gpu.solve(&codes, 2000, all, &quiet).unwrap(),
         cpu(&codes, 2000),
         "seed {seed}"
     );
     // A budget that holds the values of three codes at once: the call goes in parts.
     let three = Budget::new(3 * HOST_BYTES_PER_VALUE * 2000);
     let some = &codes[..10];
-    assert_eq!(gpu.solve(some, 2000, three).unwrap(), cpu(some, 2000));
+    assert_eq!(
+        gpu.solve(some, 2000, three, &quiet).unwrap(),
+        cpu(some, 2000)
+    );
     // Past four rounds of look lengths, where a driver once cut a long dispatch short.
     let long: Vec<OctalCode> = ["0.16", "0.007"]
         .iter()
         .map(|c| c.parse().unwrap())
         .collect();
-    assert_eq!(gpu.solve(&long, 8192, all).unwrap(), cpu(&long, 8192));
+    assert_eq!(
+        gpu.solve(&long, 8192, all, &quiet).unwrap(),
+        cpu(&long, 8192)
+    );
     let low = OctalGpu::with_limits(
         ctx,
         KernelLimits {
@@ -392,7 +400,7 @@ fn gpu_rows_equal_cpu_rows() {
     )
     .unwrap();
     let two: Vec<OctalCode> = scan::codes(2).collect();
-    let rows = low.solve(&two, 1500, all).unwrap();
+    let rows = low.solve(&two, 1500, all, &quiet).unwrap();
     assert!(
         rows.iter().any(|r| r.max_value >= 8),
         "some code is handed over"
@@ -414,7 +422,10 @@ fn gpu_rows_equal_cpu_rows() {
         },
     )
     .unwrap();
-    assert_eq!(long.solve(&busy, 8192, all).unwrap(), cpu(&busy, 8192));
+    assert_eq!(
+        long.solve(&busy, 8192, all, &quiet).unwrap(),
+        cpu(&busy, 8192)
+    );
     // Through the scan driver, every row re-checked on the CPU path: the CPU's rows.
     let scan = |backend: &str| {
         let o = nimseq()

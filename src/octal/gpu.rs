@@ -7,6 +7,7 @@
 //! [`super::scan::solve`], value for value.
 
 use bytemuck::{Pod, Zeroable};
+use indicatif::ProgressBar;
 use rayon::prelude::*;
 
 use super::code::OctalCode;
@@ -103,12 +104,14 @@ impl<'c> OctalGpu<'c> {
     }
 
     /// The rows of `codes` to `n_max`, as [`scan::solve`] gives them, in parts that fit the
-    /// adapter and, for the host's copies of their values, `budget`.
+    /// adapter and, for the host's copies of their values, `budget`; each round says in the
+    /// message of `progress` how far it got.
     pub fn solve(
         &self,
         codes: &[OctalCode],
         n_max: usize,
         budget: Budget,
+        progress: &ProgressBar,
     ) -> Result<Vec<OctalRow>, OctalError> {
         if let Some(long) = codes.iter().find(|c| c.t() > MAX_T) {
             return Err(GpuError::TooLarge {
@@ -121,8 +124,16 @@ impl<'c> OctalGpu<'c> {
         }
         let at_once = self.codes_at_once(n_max, budget)?;
         let mut rows = Vec::with_capacity(codes.len());
-        for part in codes.chunks(at_once) {
-            rows.extend(self.solve_part(part, n_max)?);
+        let parts = codes.len().div_ceil(at_once);
+        for (k, part) in codes.chunks(at_once).enumerate() {
+            let say = |at: usize, active: usize| {
+                let part = match parts {
+                    1 => String::new(),
+                    _ => format!("part {} of {parts}: ", k + 1),
+                };
+                progress.set_message(format!("{part}{active} codes on the GPU to n = {at}"));
+            };
+            rows.extend(self.solve_part(part, n_max, say)?);
         }
         Ok(rows)
     }
@@ -154,7 +165,13 @@ impl<'c> OctalGpu<'c> {
             .max(1) as usize)
     }
 
-    fn solve_part(&self, codes: &[OctalCode], n_max: usize) -> Result<Vec<OctalRow>, OctalError> {
+    /// One part's rows; `say(at, active)` as a round of `active` codes to `at` begins.
+    fn solve_part(
+        &self,
+        codes: &[OctalCode],
+        n_max: usize,
+        say: impl Fn(usize, usize),
+    ) -> Result<Vec<OctalRow>, OctalError> {
         let ctx = self.ctx;
         let words = codes.len() as u64 * n_max as u64;
         let storage = wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST;
@@ -200,6 +217,7 @@ impl<'c> OctalGpu<'c> {
             if active.is_empty() {
                 break;
             }
+            say(at, active.len());
             // Settled codes are flagged: their workgroups return at once.
             let mut info = vec![
                 CodeInfo {

@@ -7,6 +7,7 @@
 use std::fmt;
 use std::io::{self, Write};
 
+use indicatif::ProgressBar;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
@@ -59,19 +60,21 @@ impl Backend<'_> {
         }
     }
 
-    /// The rows of `codes` to `n_max`, in order, the GPU's host copies within `budget`.
+    /// The rows of `codes` to `n_max`, in order, the GPU's host copies within `budget`; the
+    /// GPU says in the message of `progress` how far its rounds got.
     pub fn solve(
         &self,
         codes: &[OctalCode],
         n_max: usize,
         budget: Budget,
+        progress: &ProgressBar,
     ) -> Result<Vec<OctalRow>, OctalError> {
         match self {
             Backend::Cpu(solver) => codes
                 .par_iter()
                 .map(|code| solve(code, n_max, *solver))
                 .collect(),
-            Backend::Gpu(gpu) => gpu.solve(codes, n_max, budget),
+            Backend::Gpu(gpu) => gpu.solve(codes, n_max, budget, progress),
         }
     }
 
@@ -356,8 +359,9 @@ impl<'c> SolveOn<Backend<'c>> for ScanOptions {
         &self,
         backend: &Backend<'c>,
         codes: &[OctalCode],
+        progress: &ProgressBar,
     ) -> Result<Vec<OctalRow>, ScanError> {
-        let rows = backend.solve(codes, self.n_max, self.budget)?;
+        let rows = backend.solve(codes, self.n_max, self.budget, progress)?;
         let fraction = self
             .verify_sample
             .unwrap_or(backend.default_verify_sample());
@@ -413,7 +417,8 @@ mod tests {
     fn a_sampled_row_that_differs_is_an_error() {
         let codes: Vec<OctalCode> = codes(1).collect();
         let cpu = Backend::Cpu(ScanBackend::Cpu);
-        let mut rows = cpu.solve(&codes, 300, Budget::UNLIMITED).unwrap();
+        let quiet = ProgressBar::hidden();
+        let mut rows = cpu.solve(&codes, 300, Budget::UNLIMITED, &quiet).unwrap();
         verify_sample(&cpu, &codes, &rows, 300, 1.0).unwrap();
         rows[3].checksum = "00000000".into();
         let err = verify_sample(&cpu, &codes, &rows, 300, 1.0).unwrap_err();

@@ -17,6 +17,7 @@ use std::io::{self, Write};
 use std::path::PathBuf;
 use std::str::FromStr;
 
+use indicatif::ProgressBar;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
@@ -122,8 +123,14 @@ pub trait Scan: Serialize + Sync {
 pub trait SolveOn<B>: Scan {
     /// How the driver feeds `backend`; an error refuses the backend before any work.
     fn plan(&self, backend: &B) -> Result<Plan, Self::Error>;
-    /// Solves `items` exactly, in order.
-    fn solve(&self, backend: &B, items: &[Self::Item]) -> Result<Vec<Self::Solved>, Self::Error>;
+    /// Solves `items` exactly, in order; a long call may say how far it got in the message
+    /// of `progress`.
+    fn solve(
+        &self,
+        backend: &B,
+        items: &[Self::Item],
+        progress: &ProgressBar,
+    ) -> Result<Vec<Self::Solved>, Self::Error>;
 }
 
 /// How the driver feeds a backend: about `items_per_call` items a call (whole chunks, at least
@@ -237,7 +244,8 @@ impl<'w, W: Scan, T: Tally<W::Item, W::Solved>> ScanJob<'w, W, T> {
         let bar = progress_bar(items_below(self.end) - items_below(self.first), W::UNIT);
         bar.set_position(items_below(self.next) - items_below(self.first));
         let solve = |items: Vec<W::Item>| -> Result<Solved<W::Item, W::Solved>, W::Error> {
-            let solved = work.solve(backend, &items)?;
+            let solved = work.solve(backend, &items, &bar)?;
+            bar.set_message("");
             let rows = items
                 .chunks(cs as usize)
                 .zip(solved.chunks(cs as usize))
@@ -303,7 +311,7 @@ impl<'w, W: Scan, T: Tally<W::Item, W::Solved>> ScanJob<'w, W, T> {
         first_chunk: u64,
         done: &Solved<W::Item, W::Solved>,
         stdout: &mut dyn Write,
-        bar: &indicatif::ProgressBar,
+        bar: &ProgressBar,
     ) -> Result<(), W::Error> {
         let cs = self.work.output().chunk_size.max(1) as usize;
         let chunks = done.items.chunks(cs).zip(done.solved.chunks(cs));

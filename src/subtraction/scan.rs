@@ -5,6 +5,7 @@
 use std::fmt;
 use std::io::{self, Write};
 
+use indicatif::ProgressBar;
 use rayon::prelude::*;
 use serde::Serialize;
 
@@ -408,7 +409,12 @@ impl<'a> SolveOn<Backend<'a>> for ScanOptions {
 
     /// The backend's solutions, a sample of them re-solved by the reference
     /// ([`ScanOptions::verify_sample`]).
-    fn solve(&self, backend: &Backend<'a>, triples: &[Triple]) -> Result<Vec<Solution>, ScanError> {
+    fn solve(
+        &self,
+        backend: &Backend<'a>,
+        triples: &[Triple],
+        _: &ProgressBar,
+    ) -> Result<Vec<Solution>, ScanError> {
         let solutions = backend.solve(triples, self.budget)?;
         if !matches!(backend, Backend::Reference) {
             let fraction = self
