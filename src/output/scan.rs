@@ -91,6 +91,11 @@ impl ScanOutput {
             resume: false,
         }
     }
+
+    /// Items per chunk: `chunk_size`, at least one.
+    fn chunk(&self) -> u64 {
+        self.chunk_size.max(1)
+    }
 }
 
 /// A scan's own part: its items, their rows, its checks. It serialises to the flags that
@@ -199,7 +204,7 @@ impl<'w, W: Scan, T: Tally<W::Item, W::Solved>> ScanJob<'w, W, T> {
     pub fn open(work: &'w W) -> Result<Self, W::Error> {
         work.check()?;
         let output = work.output();
-        let chunks = work.count().div_ceil(output.chunk_size.max(1));
+        let chunks = work.count().div_ceil(output.chunk());
         let (first, end) = output.shard.chunks(chunks);
         let mut job = serde_json::to_value(work).expect("options serialise");
         job["command"] = T::COMMAND.into();
@@ -231,7 +236,7 @@ impl<'w, W: Scan, T: Tally<W::Item, W::Solved>> ScanJob<'w, W, T> {
         let work = self.work;
         let plan = work.plan(backend)?;
         let output = work.output();
-        let cs = output.chunk_size.max(1);
+        let cs = output.chunk();
         let total = work.count();
         if self.next == 0 {
             let sink: &mut dyn Write = match &mut self.file {
@@ -313,7 +318,7 @@ impl<'w, W: Scan, T: Tally<W::Item, W::Solved>> ScanJob<'w, W, T> {
         stdout: &mut dyn Write,
         bar: &ProgressBar,
     ) -> Result<(), W::Error> {
-        let cs = self.work.output().chunk_size.max(1) as usize;
+        let cs = self.work.output().chunk() as usize;
         let chunks = done.items.chunks(cs).zip(done.solved.chunks(cs));
         for (k, ((items, solved), rows)) in (first_chunk..).zip(chunks.zip(&done.rows)) {
             let sink: &mut dyn Write = match &mut self.file {
