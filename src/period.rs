@@ -184,42 +184,108 @@ pub fn certify<S: ShiftCompare + ?Sized>(
     })
 }
 
-/// Certified least period and pre-period of the prefix `seq` of an octal game with a splitting
-/// move and last digit index `t`, by the periodicity theorem of Guy and Smith (spec `octal.md`
-/// section 2): `s(n + p) = s(n)` for `n0 <= n < 2 n0 + p + t` makes `p` a period from `n0` on.
-/// `None` if the prefix proves no period yet.
+/// The values a period certificate of the form "`s(n + p) = s(n)` for `n` in `[n0, end)`"
+/// must cover, for a sequence where that window proves `p` from `n0` on: `end = slope * n0 +
+/// (p if with_p) + t`, one more when `n0 = 0`.
 ///
-/// Every `p` is tried, with `n0` one past its last mismatch in the prefix; the first whose window
-/// fits the prefix (`2 n0 + 2p + t <= len`) is a proved period (the window alone makes it one,
-/// whatever was skipped on the way). The least period divides it and
-/// has no mismatch in its tail, so it is the least divisor matching a full period at the top,
-/// and its own window lies inside the prefix too (its `n0` and `p` are no larger).
-pub fn certify_splitting<S: ShiftCompare + ?Sized>(seq: &S, t: usize) -> Option<Period> {
+/// Octal games (spec `octal.md` section 2) have two such windows, `t` being the last digit's
+/// index:
+/// * a code with a splitting move: Guy and Smith's `[n0, 2 n0 + p + t)` (slope 2, with `p`);
+/// * a code without one: `[n0, n0 + t)` (slope 1), since each value past `t` is the same
+///   function of the `t` before it.
+///
+/// **Why one more at `n0 = 0`.** Both proofs compare the options of `n + p` with those of `n`
+/// by induction. Heap sizes up to `t` follow their own rule (bit 1 leaves no heap only when
+/// `n = i`, bit 2 leaves a heap only when `n - i >= 1`), and with `n0 = 0` the first induction
+/// step meets it:
+/// * without a split, at `n = t`: `t + p` may leave the heap `p` (bit 2 of `d_t`, value
+///   `G(p) = G(0) = 0`) where `t` leaves nothing (bit 1), so they differ when `d_t` is 1 or 2;
+/// * with a split, at `n = p + t`: `2p + t` may split into `(p, p)` (bit 4 of `d_t`, value 0)
+///   where `p + t`'s counterpart would leave the heap `p` alone, a move only bit 2 allows.
+///
+/// In both cases a window that stops one short proves a false period: 0.1 (`G = 0,1,0,0,...`)
+/// has `G(0 + 2) = G(0)`, a window of `t = 1` at `n0 = 0` for `p = 2`, and 0.4 (`0,0,0,1,...`)
+/// has `G(n + 1) = G(n)` on the window `[0, 2)`. Fifteen codes of up to three digits have
+/// such false windows. With `n0 >= 1` every size the induction meets is past `t`, and the
+/// theorems hold as stated.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Window {
+    pub slope: usize,
+    pub with_p: bool,
+    pub t: usize,
+}
+
+impl Window {
+    /// The end of the window that proves `p` from `n0`.
+    pub fn end(&self, n0: usize, p: usize) -> usize {
+        self.slope * n0 + if self.with_p { p } else { 0 } + self.t + usize::from(n0 == 0)
+    }
+
+    /// The largest `n0` whose window for `p` lies inside a prefix of `len` values (it needs
+    /// `end + p <= len`), or `None` if even `n0 = 0` does not fit. The window's end grows
+    /// with `n0`, so every smaller `n0` fits too.
+    fn latest_start(&self, p: usize, len: usize) -> Option<usize> {
+        let fixed = p + if self.with_p { p } else { 0 } + self.t;
+        let room = len.checked_sub(fixed)?;
+        // n0 >= 1 needs slope * n0 <= room; n0 = 0 needs room >= 1.
+        match room {
+            0 => None,
+            r if r < self.slope => Some(0),
+            r => Some(r / self.slope),
+        }
+    }
+}
+
+/// Certified least period and pre-period of the prefix `seq` of a sequence that `window`
+/// certifies, or `None` if no window inside the prefix proves a period.
+///
+/// For each `p` in turn, `p` is proved iff the prefix has no mismatch `s(x) != s(x + p)` at
+/// or above the latest start whose window fits (a window that holds proves `p` from its start,
+/// so the last mismatch sits below it; and its own window, from one past the last mismatch,
+/// is no longer). The first `p` proved is the least period: the least period divides any
+/// proved one, has the same pre-period and a window no longer. Its pre-period is one past its
+/// last mismatch.
+///
+/// # What an earlier version got wrong
+/// It skipped every multiple of a shift that matched "all the way down" to its last mismatch,
+/// on the grounds that a multiple could not match from lower down. It can: a small shift often
+/// matches the newest few values by chance (in 0.7003, `0,1,0,1,2,3,2,3` repeated, shift 2
+/// matches whenever the prefix ends on `0,1,0,1`), and skipping its multiples skipped the true
+/// period 8. Codes of every kind lost their proof that way (0.7003, 0.7063, 0.045, 0.1171 and
+/// more). Here a matched shift only bounds where its multiples are compared: a multiple of `d`
+/// matches wherever `d` does, so a multiple is compared below the lowest known start of its
+/// matched divisors and nowhere else (for a true period, one comparison finds the mismatch
+/// just below its pre-period).
+pub fn certify_windowed<S: ShiftCompare + ?Sized>(seq: &S, window: Window) -> Option<Period> {
     let len = seq.known_len();
-    // The shifts that match all the way down to their n0: a multiple of one of them has no
-    // smaller n0 (short of a coincidence in the pre-period, which a longer prefix outgrows) and
-    // a longer window, so it is not scanned again (each such scan runs down the whole tail).
-    let mut matched: Vec<usize> = Vec::new();
-    // A window needs 2p + t values past n0 = 0 at least.
-    let proved = (1..=len.saturating_sub(t) / 2).find(|&p| {
-        if matched.iter().any(|&d| p.is_multiple_of(d)) {
-            return false;
+    // (d, one past d's last mismatch) for shifts that matched on at least two of their periods.
+    let mut matched: Vec<(usize, usize)> = Vec::new();
+    for p in 1..len {
+        let Some(latest) = window.latest_start(p, len) else {
+            // Longer shifts have longer windows: none fits.
+            return None;
+        };
+        // No mismatch at shift p at or above `clean` (a matched divisor's start bounds it).
+        let clean = matched
+            .iter()
+            .filter(|&&(d, _)| p.is_multiple_of(d))
+            .map(|&(_, start)| start)
+            .fold(len - p, usize::min);
+        let Some(x) = (latest < clean)
+            .then(|| seq.last_mismatch(latest, clean, p))
+            .flatten()
+        else {
+            return Some(Period {
+                period: p,
+                preperiod: preperiod(seq, p, latest.min(clean)),
+            });
+        };
+        let start = x + 1;
+        if start < clean && start + 2 * p <= len {
+            matched.push((p, start));
         }
-        let n0 = seq.last_mismatch(0, len - p, p).map_or(0, |x| x + 1);
-        if 2 * n0 + 2 * p + t <= len {
-            return true;
-        }
-        // The tail from n0 repeats p: at least a full window of p.
-        if n0 + 2 * p <= len {
-            matched.push(p);
-        }
-        false
-    })?;
-    let period = least_period(seq, proved, proved);
-    Some(Period {
-        period,
-        preperiod: preperiod(seq, period, len),
-    })
+    }
+    None
 }
 
 /// The pre-period of `seq`, given that `period` is a proved eventual period of it (any one: the
@@ -502,6 +568,60 @@ mod tests {
         );
         // Two repeats are not enough.
         assert_eq!(observed(&[4, 1, 2, 3, 1, 2, 3]), None);
+    }
+
+    #[test]
+    fn windowed_finds_a_period_behind_a_chance_match_at_the_top() {
+        // 0.7003's values: 0,1,0,1,2,3,2,3 repeated, t = 4. Ending on 0,1,0,1, shift 2 matches
+        // the newest values (down to 8k), which must not hide the period 8.
+        let g: Vec<u8> = [0, 1, 0, 1, 2, 3, 2, 3]
+            .iter()
+            .cycle()
+            .take(8 * 20 + 4)
+            .copied()
+            .collect();
+        let guy_smith = Window {
+            slope: 2,
+            with_p: true,
+            t: 4,
+        };
+        let want = Period {
+            period: 8,
+            preperiod: 0,
+        };
+        assert_eq!(certify_windowed(&g[..], guy_smith), Some(want));
+        // [0, p + t + 1) plus p values: 21 are enough, 20 are not.
+        assert_eq!(certify_windowed(&g[..21], guy_smith), Some(want));
+        assert_eq!(certify_windowed(&g[..20], guy_smith), None);
+    }
+
+    #[test]
+    fn windowed_needs_one_more_at_zero() {
+        // 0.4 begins 0,0,0,1: G(n + 1) = G(n) on [0, 2) is no proof (the window is [0, 3)).
+        let g = [0u8, 0, 0, 1, 1, 2];
+        let guy_smith = Window {
+            slope: 2,
+            with_p: true,
+            t: 1,
+        };
+        assert_eq!(guy_smith.end(0, 1), 3);
+        assert_eq!(certify_windowed(&g[..3], guy_smith), None);
+        assert_eq!(certify_windowed(&g[..4], guy_smith), None);
+        // 0.1 begins 0,1,0,0,0: shift 2 matches at 0 but not at 1; period 1 from 2.
+        let last_t = Window {
+            slope: 1,
+            with_p: false,
+            t: 1,
+        };
+        let g = [0u8, 1, 0, 0, 0, 0, 0];
+        assert_eq!(certify_windowed(&g[..3], last_t), None);
+        assert_eq!(
+            certify_windowed(&g[..], last_t),
+            Some(Period {
+                period: 1,
+                preperiod: 2
+            })
+        );
     }
 
     #[test]

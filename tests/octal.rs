@@ -11,6 +11,7 @@ use nimseq::octal::seq::{certify_prefix, checksum, describe};
 use nimseq::octal::{OctalCode, reference};
 use nimseq::subtraction::{Ruleset, fast::FastSolver};
 use rand::{Rng, SeedableRng, rngs::StdRng};
+use rayon::prelude::*;
 
 use crate::common::{fresh_seed, gpu, killed_after_chunks, nimseq, not_run, refused};
 
@@ -156,6 +157,76 @@ fn subtraction_codes_equal_the_subtraction_engine() {
             "{code} = {set} (seed {seed})"
         );
     }
+}
+
+/// The least period and pre-period that `G(0..len)` proves, by the periodicity theorems alone
+/// (written apart from `src/period.rs`): the least `p` for which some `n0` has `G(n + p) =
+/// G(n)` on a window that proves it, the whole window inside the prefix. The window is
+/// `[n0, 2 n0 + p + t)` for a code with a splitting move (Guy and Smith), `[n0, n0 + t)` for
+/// one without, and one longer at `n0 = 0`, where the first step of either proof meets a heap
+/// size of at most `t`, which follows its own rule (0.1 and 0.4 have false windows without it).
+/// A window that holds proves `p` from `n0`, so its `n0` is one past the last mismatch in the
+/// whole prefix: that is the only `n0` to try.
+fn plain_certificate(digits: &[u8], g: &[u32]) -> Option<(usize, usize)> {
+    let t = digits.len() - 1;
+    let splits = digits.iter().any(|d| d & 4 != 0);
+    let len = g.len();
+    (1..len).find_map(|p| {
+        let n0 = (0..len - p)
+            .rev()
+            .find(|&x| g[x] != g[x + p])
+            .map_or(0, |x| x + 1);
+        let end = if splits { 2 * n0 + p + t } else { n0 + t } + usize::from(n0 == 0);
+        (end + p <= len).then_some((p, n0))
+    })
+}
+
+/// What `octal seq` certifies equals what the plain certifier proves from the reference's
+/// values to 2^14, on every code of one to three digits (d0 = 0 and 4) and 600 random codes of
+/// four (fresh seed): the same least period and pre-period, and certified exactly when it is.
+fn certificates_equal_the_plain_certifier() {
+    const LEN: usize = 1 << 14;
+    let mut codes: Vec<String> = Vec::new();
+    for d0 in [0, 4] {
+        for digits in 1..=3u32 {
+            for n in 0..8usize.pow(digits) {
+                let text: String = (0..digits)
+                    .rev()
+                    .map(|i| char::from(b'0' + (n / 8usize.pow(i) % 8) as u8))
+                    .collect();
+                if !text.ends_with('0') {
+                    codes.push(format!("{d0}.{text}"));
+                }
+            }
+        }
+    }
+    let seed = fresh_seed();
+    let mut rng = StdRng::seed_from_u64(seed);
+    for _ in 0..600 {
+        let d0 = if rng.random_bool(0.5) { 4 } else { 0 };
+        let text: String = (0..4)
+            .map(|i| char::from(b'0' + rng.random_range(u8::from(i == 3)..8)))
+            .collect();
+        codes.push(format!("{d0}.{text}"));
+    }
+    let failures: Vec<String> = codes
+        .par_iter()
+        .filter_map(|text| {
+            let code: OctalCode = text.parse().unwrap();
+            let g = reference::values(&code, LEN);
+            let want = plain_certificate(code.digits(), &g);
+            let report = describe(&code, 0, LEN, true, Budget::new(1 << 30)).unwrap();
+            let got = report.certificate.map(|c| (c.period, c.preperiod));
+            (got != want).then(|| format!("{text}: nimseq {got:?}, plain {want:?}"))
+        })
+        .collect();
+    assert!(
+        failures.is_empty(),
+        "{} of {} codes differ (seed {seed}):\n{}",
+        failures.len(),
+        codes.len(),
+        failures.join("\n")
+    );
 }
 
 /// Dawson's chess (0.137) is Dawson's Kayles (0.07) one heap size on.
@@ -504,6 +575,7 @@ trials!(
     fast_path_equals_the_reference,
     kernels_clear_the_same_bits,
     subtraction_codes_equal_the_subtraction_engine,
+    certificates_equal_the_plain_certifier,
     dawsons_chess_is_dawsons_kayles_shifted,
     published_values,
     treblecross_by_its_raw_rules_is_0_007,

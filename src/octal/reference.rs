@@ -8,33 +8,33 @@ use super::code::OctalCode;
 pub fn values(code: &OctalCode, len: usize) -> Vec<u32> {
     let digits = code.digits();
     let mut g: Vec<u32> = Vec::with_capacity(len);
+    // seen[v] == n + 1: v is an option of heap n (no clearing between sizes). Values below
+    // 2^k xor to values below 2^k, so twice the largest value plus one bounds every option.
+    let mut seen: Vec<usize> = vec![0; 2];
     for n in 0..len {
-        let mut options = Vec::new();
+        let stamp = n + 1;
         for (i, &d) in digits.iter().enumerate() {
             if i > n {
                 break;
             }
             let left = n - i;
             if d & 1 != 0 && i >= 1 && left == 0 {
-                options.push(0);
+                seen[0] = stamp;
             }
             if d & 2 != 0 && i >= 1 && left >= 1 {
-                options.push(g[left]);
+                seen[g[left] as usize] = stamp;
             }
             if d & 4 != 0 && left >= 2 {
                 for a in 1..=left / 2 {
-                    options.push(g[a] ^ g[left - a]);
+                    seen[(g[a] ^ g[left - a]) as usize] = stamp;
                 }
             }
         }
-        let mut offered = vec![false; options.len() + 1];
-        for &v in &options {
-            if let Some(slot) = offered.get_mut(v as usize) {
-                *slot = true;
-            }
-        }
-        let mex = offered.iter().position(|&o| !o).expect("a mex exists");
+        let mex = (0..)
+            .find(|&v| seen.get(v) != Some(&stamp))
+            .expect("a mex exists");
         g.push(mex as u32);
+        seen.resize(seen.len().max(2 * mex + 2), 0);
     }
     g
 }

@@ -10,7 +10,7 @@ use super::code::OctalCode;
 use super::fast::{Engine, Split, TooLarge};
 use crate::memory::{Budget, OverBudget};
 use crate::output::write_values;
-use crate::period::{Period, certify, certify_splitting};
+use crate::period::{Window, certify_windowed};
 
 /// The first length at which a period is looked for; it doubles from there.
 const FIRST_LOOK: usize = 1024;
@@ -114,27 +114,25 @@ pub fn look_lengths(code: &OctalCode, max_len: usize) -> impl Iterator<Item = us
     })
 }
 
+/// The window that certifies periods of `code` (see [`Window`]).
+pub fn window(code: &OctalCode) -> Window {
+    let splits = code.splits();
+    Window {
+        slope: if splits { 2 } else { 1 },
+        with_p: splits,
+        t: code.t(),
+    }
+}
+
 /// The period the prefix `g` of `code` proves, if any, with its window.
 pub fn certify_prefix(code: &OctalCode, g: &[u32]) -> Option<Certificate> {
-    let t = code.t();
-    let (found, window): (Option<Period>, _) = if code.splits() {
-        (certify_splitting(g, t), "guy-smith")
-    } else {
-        (certify(g, t, [], true), "last-t")
-    };
-    found.map(|p| {
-        let (from, to) = if code.splits() {
-            (p.preperiod, 2 * p.preperiod + p.period + t)
-        } else {
-            (p.preperiod, p.preperiod + t)
-        };
-        Certificate {
-            period: p.period,
-            preperiod: p.preperiod,
-            from,
-            to,
-            window,
-        }
+    let window = window(code);
+    certify_windowed(g, window).map(|p| Certificate {
+        period: p.period,
+        preperiod: p.preperiod,
+        from: p.preperiod,
+        to: window.end(p.preperiod, p.period),
+        window: if code.splits() { "guy-smith" } else { "last-t" },
     })
 }
 
@@ -217,8 +215,10 @@ impl fmt::Display for OctalReport {
                     "period       {}, pre-period {} ({kind})",
                     c.period, c.preperiod
                 )?;
-                let why = match c.window {
-                    "guy-smith" => "the Guy-Smith window 2 n0 + p + t",
+                let why = match (c.window, c.from) {
+                    ("guy-smith", 0) => "the Guy-Smith window p + t + 1 from n0 = 0",
+                    ("guy-smith", _) => "the Guy-Smith window 2 n0 + p + t",
+                    (_, 0) => "t + 1 values from n0 = 0 (no move splits a heap)",
                     _ => "t values past n0 (no move splits a heap)",
                 };
                 writeln!(
