@@ -35,8 +35,8 @@ struct Params {
     cap_shift: u32,   // this pass stops a triple at its first cap << cap_shift (or its last)
     cap_mul: u32,     // the first cap, in positions: cap_mul * c + cap_add
     cap_add: u32,
-    _pad0: u32,
-    _pad1: u32,
+    loop_budget: u32, // a slot stops this pass after this many loop iterations (see `cut`)
+    _pad: u32,
 }
 
 // One triple's progress. Must be kept in sync with `GpuState` in src/subtraction/gpu.rs.
@@ -78,11 +78,29 @@ const WORKGROUP_SIZE: u32 = 64u;
 @group(0) @binding(3) var<storage, read_write> results: array<Result>;
 @group(0) @binding(4) var<storage, read_write> next_states: array<State>;
 @group(0) @binding(5) var<storage, read_write> next_ring: array<vec2<Word>>;
-@group(0) @binding(6) var<storage, read_write> live_count: atomic<u32>;
+// [0]: slots still running after this pass; [1]: non-zero once a loop was cut (see `cut`).
+@group(0) @binding(6) var<storage, read_write> live_count: array<atomic<u32>, 2>;
 @group(0) @binding(7) var<storage, read_write> cursor: atomic<u32>;
 // Each slot's triple and last cap (a, b, c, last_words) for the first pass: 16 bytes a triple
 // cross the bus, not a whole state.
 @group(0) @binding(8) var<storage, read> inputs: array<vec4<u32>>;
+
+// llvmpipe ends every loop of an invocation, silently, once all its loops together have run
+// 65,535 iterations (Mesa's LP_MAX_TGSI_LOOP_ITERATIONS), and a word made past that point would
+// be wrong. So a slot stops each pass after `params.loop_budget` iterations of its word loop
+// and goes on in the next, which keeps every invocation far below the limit (the other loops
+// are short: the ring's rows at the first pass, a few thousand steps of proof). And each loop
+// checks, where it ends, that its condition says it should: one that does not was cut, and
+// `cut` is reported to the host (`live_count[1]`), which discards the batch with an error
+// naming the adapter. Hardware has no such limit: the checks never fire there.
+var<private> cut: bool = false;
+
+// Called where a loop ends, with whether its own exit condition holds.
+fn ended(done: bool) {
+    if !done {
+        cut = true;
+    }
+}
 
 fn flat_index(gid: vec3<u32>, groups: vec3<u32>) -> u32 {
     return gid.y * groups.x * WORKGROUP_SIZE + gid.x;
@@ -203,6 +221,7 @@ fn top_matches(base: u32, len: u32, window_len: u32, d: u32, outcome: bool) -> b
             return false;
         }
     }
+    ended(w == 0u || (w * WORD_BITS) <= first);
     return true;
 }
 
@@ -232,8 +251,10 @@ fn least_period(base: u32, len: u32, c: u32, p: u32, outcome: bool) -> u32 {
                 holds = false;
             }
         }
+        ended(rest % r != 0u);
         r += 1u;
     }
+    ended(rest <= 1u);
     return d;
 }
 
@@ -259,9 +280,11 @@ fn run_slot(slot: u32) -> bool {
         unwritten.status = ~0u;
         results[slot] = unwritten;
         // Every row holds 3 until written: the positions below 0.
-        for (var r = 0u; r <= params.ring_mask; r++) {
+        var r = 0u;
+        for (; r <= params.ring_mask; r++) {
             ring[base + r * WORKGROUP_SIZE] = vec2(ONES);
         }
+        ended(r > params.ring_mask);
     } else {
         s = states[slot];
         if s.words == DEAD {
@@ -285,8 +308,9 @@ fn run_slot(slot: u32) -> bool {
     var sum1 = slide_at(base, sums.y, w);
     var sum2 = slide_at(base, sums.z, w);
     var proved = 3u;
+    var spent = 0u;
     loop {
-        if w >= end {
+        if w >= end || spent >= params.loop_budget {
             break;
         }
         // What the moves of WORD_BITS or more offer: finished words (for a move of exactly
@@ -315,17 +339,22 @@ fn run_slot(slot: u32) -> bool {
         let hi_2 = high_row(base, sum2, w);
         var cur = funnel(sum2.lo, hi_2, sum2.bit);
         if s.a < WORD_BITS {
-            for (var i = 0u; i < passes; i++) {
+            var i = 0u;
+            var same = false;
+            for (; i < passes; i++) {
                 var o = add(fixed, near(cur, prev, s.a));
                 if s.b < WORD_BITS { o = add(o, near(cur, prev, s.b)); }
                 if s.c < WORD_BITS { o = add(o, near(cur, prev, s.c)); }
                 let next = mex(o);
                 passes_done += 1u;
                 if all(next == cur) {
+                    same = true;
                     break;
                 }
                 cur = next;
             }
+            ended(same || i >= passes);
+            spent += i;
         } else {
             cur = mex(fixed);
             passes_done += 1u;
@@ -348,12 +377,19 @@ fn run_slot(slot: u32) -> bool {
         clean_out = max(clean_out,
                         select(vec3(0u), vec3(x + WORD_BITS) - clz3(e), e != vec3(ZERO)));
         w += 1u;
+        spent += 1u;
         // Proved once the c values from one past the last difference exist.
         let least = min(clean.x, min(clean.y, clean.z));
         if least + s.c <= w * WORD_BITS {
             proved = select(select(2u, 1u, clean.y == least), 0u, clean.x == least);
             break;
         }
+    }
+    ended(w >= end || spent >= params.loop_budget || proved < 3u);
+    if cut {
+        // Nothing this pass made can be trusted: the host discards the batch.
+        atomicOr(&live_count[1], 1u);
+        return false;
     }
     if proved < 3u {
         let len = w * WORD_BITS;
@@ -410,7 +446,7 @@ fn step(@builtin(global_invocation_id) gid: vec3<u32>,
     if lid == 0u {
         let n = atomicLoad(&running);
         if n > 0u {
-            atomicAdd(&live_count, n);
+            atomicAdd(&live_count[0], n);
         }
     }
 }
@@ -430,7 +466,8 @@ fn compact(@builtin(global_invocation_id) gid: vec3<u32>,
     // Inclusive prefix sum of the live flags over the workgroup.
     prefix[lid] = u32(live);
     workgroupBarrier();
-    for (var off = 1u; off < WORKGROUP_SIZE; off <<= 1u) {
+    var off = 1u;
+    for (; off < WORKGROUP_SIZE; off <<= 1u) {
         var v = 0u;
         if lid >= off {
             v = prefix[lid - off];
@@ -439,6 +476,7 @@ fn compact(@builtin(global_invocation_id) gid: vec3<u32>,
         prefix[lid] += v;
         workgroupBarrier();
     }
+    ended(off >= WORKGROUP_SIZE);
     if lid == WORKGROUP_SIZE - 1u {
         block_start = atomicAdd(&cursor, prefix[lid]);
     }
@@ -453,9 +491,14 @@ fn compact(@builtin(global_invocation_id) gid: vec3<u32>,
         let rows = min(reach, params.ring_mask + 1u);
         let src = ring_base(slot);
         let into = ring_base(to);
-        for (var j = 1u; j <= rows; j++) {
+        var j = 1u;
+        for (; j <= rows; j++) {
             let r = ((s.words - j) & params.ring_mask) * WORKGROUP_SIZE;
             next_ring[into + r] = ring[src + r];
         }
+        ended(j > rows);
+    }
+    if cut {
+        atomicOr(&live_count[1], 1u);
     }
 }

@@ -267,11 +267,7 @@ pub fn time_octal(
         name: label.to_string(),
         seconds,
         items: codes.len() as u64,
-        values: Some(
-            rows.iter()
-                .map(|r| r.certified_at.unwrap_or(n_max) as u64)
-                .sum(),
-        ),
+        values: Some(rows.iter().map(|r| r.computed as u64).sum()),
         checksum: line.join(" "),
     })
 }

@@ -22,6 +22,7 @@ use nimseq::subtraction::scan::ScanError;
 use nimseq::subtraction::seq::SeqError;
 
 fn main() -> ExitCode {
+    quiet_display_layers();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
@@ -41,6 +42,19 @@ fn main() -> ExitCode {
             eprintln!("error: {e:#}");
             ExitCode::from(if is_bad_input(&e) { 2 } else { 1 })
         }
+    }
+}
+
+/// Turns off Mesa's device-select Vulkan layer unless the user set it: it only orders
+/// adapters for a display, and on a machine without one (a root shell, a container, CI) it
+/// prints `error: XDG_RUNTIME_DIR is invalid or not set in the environment.` at every start,
+/// which reads as nimseq's own error. wgpu chooses among all adapters itself.
+fn quiet_display_layers() {
+    const SWITCH: &str = "NODEVICE_SELECT";
+    if std::env::var_os(SWITCH).is_none() {
+        // SAFETY: the first thing main does, before any thread exists that could read the
+        // environment.
+        unsafe { std::env::set_var(SWITCH, "1") };
     }
 }
 

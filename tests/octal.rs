@@ -7,13 +7,23 @@ use nimseq::octal::fast::Engine;
 use nimseq::octal::gpu::{HOST_BYTES_PER_VALUE, KernelLimits, OctalGpu};
 use nimseq::octal::lanes::{BATCH, Kernel};
 use nimseq::octal::scan::{self, OctalRow, ScanBackend};
-use nimseq::octal::seq::{certify_prefix, checksum, describe};
+use nimseq::octal::seq::{Reach, certify_prefix, checksum, describe};
 use nimseq::octal::{OctalCode, reference};
 use nimseq::subtraction::{Ruleset, fast::FastSolver};
 use rand::{Rng, SeedableRng, rngs::StdRng};
 use rayon::prelude::*;
 
 use crate::common::{fresh_seed, gpu, killed_after_chunks, nimseq, not_run, refused};
+
+/// `octal seq` up to `max_len` values, showing none, with no time limit.
+fn look(max_len: usize) -> Reach {
+    Reach {
+        len: 0,
+        max_len,
+        look_for_period: true,
+        max_time: None,
+    }
+}
 
 fn fast_values(code: &OctalCode, len: usize, kernel: Kernel) -> Vec<u32> {
     let mut engine = Engine::with_kernel(code, kernel);
@@ -215,7 +225,13 @@ fn certificates_equal_the_plain_certifier() {
             let code: OctalCode = text.parse().unwrap();
             let g = reference::values(&code, LEN);
             let want = plain_certificate(code.digits(), &g);
-            let report = describe(&code, 0, LEN, true, Budget::new(1 << 30)).unwrap();
+            let report = describe(
+                &code,
+                &look(LEN),
+                Budget::new(1 << 30),
+                &ProgressBar::hidden(),
+            )
+            .unwrap();
             let got = report.certificate.map(|c| (c.period, c.preperiod));
             (got != want).then(|| format!("{text}: nimseq {got:?}, plain {want:?}"))
         })
@@ -246,7 +262,13 @@ fn published_values() {
         ("0.56", 326_640, 144),
     ] {
         let code: OctalCode = text.parse().unwrap();
-        let r = describe(&code, 0, 1 << 21, true, Budget::new(1 << 30)).unwrap();
+        let r = describe(
+            &code,
+            &look(1 << 21),
+            Budget::new(1 << 30),
+            &ProgressBar::hidden(),
+        )
+        .unwrap();
         let c = r.certificate.unwrap_or_else(|| panic!("{text} certified"));
         assert_eq!((c.preperiod, c.period), (q, p), "{text}");
         // The window lies inside what was computed.
@@ -323,6 +345,49 @@ fn octal_cli() {
     let json: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(json["certified"], false);
     assert_eq!(json["computed"], 4096);
+    assert_eq!(json["timed_out"], false);
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        stderr.contains("certified within 4096 values: stopped at --max-len 4096; raise --max-len"),
+        "{stderr}"
+    );
+    // Codes ogsolve settles with period 8 from 0 (a chance match at the top once hid them).
+    for code in ["0.7003", "0.7063"] {
+        let o = nimseq()
+            .args(["octal", "seq", code, "--format", "json"])
+            .output()
+            .unwrap();
+        assert!(o.status.success());
+        let json: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        assert_eq!(json["certified"], true, "{code}");
+        assert_eq!(json["certificate"]["period"], 8, "{code}");
+        assert_eq!(json["certificate"]["preperiod"], 0, "{code}");
+    }
+    // A code whose values grow with n (O(n^2) work) stops at --max-time and says so.
+    let started = std::time::Instant::now();
+    let o = nimseq()
+        .args([
+            "octal",
+            "seq",
+            "0.7277",
+            "--max-time",
+            "1",
+            "--format",
+            "json",
+        ])
+        .output()
+        .unwrap();
+    assert!(started.elapsed().as_secs() < 10, "{:?}", started.elapsed());
+    let json: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(
+        (json["certified"].clone(), json["timed_out"].clone()),
+        (false.into(), true.into())
+    );
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        stderr.contains("stopped after 1 s; raise --max-time"),
+        "{stderr}"
+    );
     // ogsolve's checksum of Treblecross to 4095 (ogsolve 0.0.7: `ogsolve 0.007 -n 4095`).
     let o = nimseq()
         .args(["octal", "stats", "0.007", "--n-max", "4096"])
@@ -403,10 +468,10 @@ fn scan_rows_agree_across_backends() {
     let (cpu, summary) = rows("cpu");
     assert_eq!(cpu, rows("reference").0);
     assert_eq!(cpu.lines().count(), 1 + 56);
-    assert!(cpu.contains("\n0.07,34,53,2048,9,"), "{cpu}");
-    assert!(cpu.contains("\n0.77,12,71,1024,8,"), "{cpu}");
-    // 0.16 needs 510 K values: unsettled here, its fields empty.
-    assert!(cpu.contains("\n0.16,,,,16,"), "{cpu}");
+    assert!(cpu.contains("\n0.07,34,53,1024,1024,9,"), "{cpu}");
+    assert!(cpu.contains("\n0.77,12,71,1024,1024,8,"), "{cpu}");
+    // 0.16 needs 510 K values: unsettled here, its fields empty, all 4096 values searched.
+    assert!(cpu.contains("\n0.16,,,,4096,16,"), "{cpu}");
     assert!(
         summary.contains("56 codes: 40 settled, 16 unsettled; longest period 34 (0.07)"),
         "{summary}"

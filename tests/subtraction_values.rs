@@ -5,7 +5,7 @@ use rand::{Rng, SeedableRng};
 use serde::Deserialize;
 
 use nimseq::memory::Budget;
-use nimseq::subtraction::gpu::{GpuStats, GpuTuning, SubtractionGpu, long_cap};
+use nimseq::subtraction::gpu::{GpuStats, GpuTuning, LOOP_BUDGET, SubtractionGpu, long_cap};
 use nimseq::subtraction::scan::Calibration;
 use nimseq::subtraction::triple_solver::{self, TripleSolver};
 use nimseq::subtraction::{Ruleset, Solution, Triple, TripleFilter, fast, reference, seq};
@@ -333,6 +333,7 @@ fn gpu_passes_compaction_batches_and_2d_dispatch() {
         compact_below: 1.0,
         max_groups_per_dim: Some(2),
         int64: true,
+        loop_budget: LOOP_BUDGET,
         lane_model: true,
     };
     // 1000 slots are 16 workgroups: 2 x 8 of them.
@@ -374,6 +375,25 @@ fn gpu_passes_compaction_batches_and_2d_dispatch() {
         "nothing was handed back: {stats:?}"
     );
     assert_eq!(stats.on_gpu + stats.on_cpu, triples.len() as u64);
+}
+
+/// A slot stops each pass at the loop budget (which keeps llvmpipe's 65,535-iteration cut
+/// away) and goes on in the next: with a budget of a few iterations, every triple takes many
+/// passes and the rows are still the CPU's.
+fn gpu_passes_stop_at_the_loop_budget_and_go_on() {
+    let triples: Vec<Triple> = TripleFilter::up_to(40).triples().collect();
+    // A first cap past every triple's proof: one pass each, but for the budget.
+    for (budget, passes) in [(u32::MAX, 1), (5, 3), (1, 8)] {
+        let tuning = GpuTuning {
+            first_cap: (1000, 0),
+            loop_budget: budget,
+            ..GpuTuning::default()
+        };
+        for stats in assert_gpus_match_cpu(tuning, &triples, &format!("loop budget {budget}")) {
+            assert!(stats.gpu_passes >= passes, "{stats:?}");
+            assert!(budget < u32::MAX || stats.gpu_passes == 1, "{stats:?}");
+        }
+    }
 }
 
 /// `auto`'s calibration times both paths on the scan's largest c and checks they agree.
@@ -425,6 +445,7 @@ trials!(
     gpu_rows_equal_cpu_rows_for_every_triple_up_to_c_120,
     gpu_rows_equal_cpu_rows_on_random_triples_up_to_c_1000,
     gpu_passes_compaction_batches_and_2d_dispatch,
+    gpu_passes_stop_at_the_loop_budget_and_go_on,
     calibration_times_both_paths_on_the_largest_c,
     auto_calibrates_only_scans_worth_it,
 );

@@ -388,9 +388,13 @@ pub struct OctalSeqArgs {
     #[arg(long, default_value_t = 40)]
     pub len: usize,
     /// Give up if no period is certified within this many values (a period is looked for at
-    /// each doubling of the length from 1024).
-    #[arg(long, default_value_t = 1 << 24)]
+    /// each doubling of the length from 1024). Up to 2^24 and past: 0.376 needs 2^23.
+    #[arg(long, default_value_t = 1 << 20)]
     pub max_len: usize,
+    /// Stop looking after this many seconds and certify what was computed (0: no limit). A
+    /// code whose values grow with n costs O(n^2): 0.7277 takes 16 s to 2^17.
+    #[arg(long, default_value_t = 20)]
+    pub max_time: u64,
     #[command(flatten)]
     pub memory: MemoryArgs,
     /// Text for reading, or one JSON object (also for a code not settled: certified false).

@@ -1,37 +1,61 @@
 //! `nimseq octal`: octal games.
 
+use std::time::Duration;
+
 use anyhow::Result;
+use indicatif::ProgressBar;
 
 use super::args::{OctalCommand, OctalScanArgs, SeqFormat};
 use super::backend::{Chosen, choose};
 use super::print;
 use nimseq::octal::gpu::OctalGpu;
 use nimseq::octal::scan::{Backend, OctalScanSummary, ScanBackend, ScanOptions};
-use nimseq::octal::seq::{describe, stats_lines};
+use nimseq::octal::seq::{Reach, describe, stats_lines};
+use nimseq::output::progress_bar;
 use nimseq::output::scan::ScanJob;
+
+/// Runs `work` with a progress bar of values on stderr (drawn on a terminal only), cleared
+/// when it ends.
+fn with_bar<T>(work: impl FnOnce(&ProgressBar) -> T) -> T {
+    let bar = progress_bar(0, "values");
+    let out = work(&bar);
+    bar.finish_and_clear();
+    out
+}
 
 pub fn run(command: OctalCommand) -> Result<()> {
     match command {
         OctalCommand::Seq(args) => {
-            let report = describe(
-                &args.code,
-                args.len,
-                args.max_len,
-                true,
-                args.memory.budget(),
-            )?;
+            let reach = Reach {
+                len: args.len,
+                max_len: args.max_len,
+                look_for_period: true,
+                max_time: (args.max_time > 0).then(|| Duration::from_secs(args.max_time)),
+            };
+            let report = with_bar(|bar| describe(&args.code, &reach, args.memory.budget(), bar))?;
             print::report(&report, args.format)?;
             if !report.certified {
                 // Not an error: the values stand; the period is open as far as this went.
+                let (stop, flag) = if report.timed_out {
+                    (format!("after {} s", args.max_time), "--max-time")
+                } else {
+                    (format!("at --max-len {}", args.max_len), "--max-len")
+                };
                 eprintln!(
-                    "no period of {} certified within {} values",
+                    "no period of {} certified within {} values: stopped {stop}; raise {flag} to look further",
                     report.code, report.computed
                 );
             }
             Ok(())
         }
         OctalCommand::Stats(args) => {
-            let report = describe(&args.code, 0, args.n_max, false, args.memory.budget())?;
+            let reach = Reach {
+                len: 0,
+                max_len: args.n_max,
+                look_for_period: false,
+                max_time: None,
+            };
+            let report = with_bar(|bar| describe(&args.code, &reach, args.memory.budget(), bar))?;
             match args.format {
                 SeqFormat::Json => print::report(&report, args.format),
                 SeqFormat::Text => {

@@ -91,6 +91,15 @@ pub enum GpuError {
     /// A result a kernel cannot hold (the CPU path has no such bound).
     #[error("{0}; use --backend cpu")]
     OutOfRange(String),
+    /// A kernel found one of its loops ended before its condition said (llvmpipe ends an
+    /// invocation's loops after 65,535 iterations in all): its results were discarded.
+    #[error(
+        "{adapter} cut a loop of the {kernel} kernel short (a software adapter may stop a shader's loops after 65,535 iterations in all); its results were discarded; use --backend cpu"
+    )]
+    LoopCut {
+        adapter: String,
+        kernel: &'static str,
+    },
     /// One work item needs more than the GPU path can hold: storage beyond the adapter's
     /// bindings, or indices beyond 32 bits.
     #[error(
@@ -178,6 +187,14 @@ impl GpuContext {
                 binding_override,
             })
         })
+    }
+
+    /// The error for a kernel that found a loop of its own cut short on this adapter.
+    pub fn loop_cut(&self, kernel: &'static str) -> GpuError {
+        GpuError::LoopCut {
+            adapter: self.info.name.clone(),
+            kernel,
+        }
     }
 
     /// One line naming the adapter, its backend and driver, for logs and benchmarks.

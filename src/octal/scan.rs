@@ -173,6 +173,9 @@ pub struct OctalRow {
     pub preperiod: Option<usize>,
     /// The length of the prefix that certified them.
     pub certified_at: Option<usize>,
+    /// Values computed: the prefix that certified the period, or all `n_max` for a code not
+    /// settled (how far the search got).
+    pub computed: usize,
     /// The largest value of the prefix computed (for a settled code, of all its values).
     pub max_value: u32,
     /// The fewest rare sizes any split gives the prefix computed (spec section 3): a
@@ -184,17 +187,18 @@ pub struct OctalRow {
 
 impl Row for OctalRow {
     const CSV_HEADER: &'static str =
-        "code,period,preperiod,certified_at,max_value,rare_count,checksum";
+        "code,period,preperiod,certified_at,computed,max_value,rare_count,checksum";
 
     fn write_csv(&self, out: &mut Vec<u8>) -> io::Result<()> {
         let field = |x: Option<usize>| x.map_or(String::new(), |x| x.to_string());
         writeln!(
             out,
-            "{},{},{},{},{},{},{}",
+            "{},{},{},{},{},{},{},{}",
             self.code,
             field(self.period),
             field(self.preperiod),
             field(self.certified_at),
+            self.computed,
             self.max_value,
             self.rare_count,
             self.checksum
@@ -248,6 +252,7 @@ pub fn row(
         period: found.as_ref().map(|(c, _)| c.period),
         preperiod: found.as_ref().map(|(c, _)| c.preperiod),
         certified_at: found.as_ref().map(|&(_, at)| at),
+        computed: g.len(),
         max_value: g.iter().copied().max().unwrap_or(0),
         rare_count: best_split(g, code.t(), code.splits_only_last()).2,
         checksum: checksum(&all[..n_max]),

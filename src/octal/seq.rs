@@ -3,6 +3,9 @@
 
 use std::collections::BTreeMap;
 use std::fmt;
+use std::time::{Duration, Instant};
+
+use indicatif::ProgressBar;
 
 use serde::Serialize;
 
@@ -68,6 +71,8 @@ pub struct OctalReport {
     /// Whether a period was looked for (`seq`; `stats` computes values only).
     #[serde(skip)]
     pub looked: bool,
+    /// Whether `seq` stopped at `--max-time` rather than at a certificate or `--max-len`.
+    pub timed_out: bool,
     /// The certified period and its window, when one is proved.
     pub certificate: Option<Certificate>,
     /// Values computed.
@@ -136,33 +141,76 @@ pub fn certify_prefix(code: &OctalCode, g: &[u32]) -> Option<Certificate> {
     })
 }
 
-/// Computes `code` until a period is certified (looking at each doubling of the length) or
-/// `max_len` values, refused first if that may not fit `budget`; `len` values are shown.
-/// With `look_for_period` false (`stats`), `max_len` values are computed and none is
-/// certified.
+/// How far [`describe`] goes.
+#[derive(Clone, Copy, Debug)]
+pub struct Reach {
+    /// Values to show.
+    pub len: usize,
+    /// The most values to compute (`seq`), or the values to compute (`stats`).
+    pub max_len: usize,
+    /// Whether a period is looked for (`seq`), stopping where one is certified; `stats`
+    /// computes `max_len` values and certifies none.
+    pub look_for_period: bool,
+    /// `seq` stops looking once this much time has passed, and certifies what it computed.
+    pub max_time: Option<Duration>,
+}
+
+/// Values computed between two looks at the clock and the progress bar.
+const STEP: usize = 1 << 12;
+
+/// Extends `engine` to `len` values, `STEP` at a time, showing them on `bar`; `false` if
+/// `deadline` came first.
+fn extend_until(
+    engine: &mut Engine,
+    len: usize,
+    deadline: Option<Instant>,
+    bar: &ProgressBar,
+) -> Result<bool, TooLarge> {
+    while engine.values().len() < len {
+        if deadline.is_some_and(|d| Instant::now() >= d) {
+            return Ok(false);
+        }
+        engine.extend(len.min(engine.values().len() + STEP))?;
+        bar.set_position(engine.values().len() as u64);
+    }
+    Ok(true)
+}
+
+/// Computes `code` until a period is certified (looking at each doubling of the length), or
+/// `reach.max_len` values, or until `reach.max_time` has passed (then certifying the values
+/// computed), refused first if that may not fit `budget`; `reach.len` values are shown.
+/// `bar` counts the values computed.
 pub fn describe(
     code: &OctalCode,
-    len: usize,
-    max_len: usize,
-    look_for_period: bool,
+    reach: &Reach,
     budget: Budget,
+    bar: &ProgressBar,
 ) -> Result<OctalReport, OctalError> {
+    let &Reach {
+        len,
+        max_len,
+        look_for_period,
+        max_time,
+    } = reach;
     let target = max_len.max(len);
     budget.check(memory(target), || format!("{target} values of {code}"))?;
+    bar.set_length(target as u64);
     let mut engine = Engine::new(code);
     let mut certificate = None;
+    let mut timed_out = false;
     if look_for_period {
+        let deadline = max_time.map(|t| Instant::now() + t);
         for at in look_lengths(code, max_len) {
-            engine.extend(at)?;
+            timed_out = !extend_until(&mut engine, at, deadline, bar)?;
             certificate = certify_prefix(code, engine.values());
-            if certificate.is_some() {
+            if certificate.is_some() || timed_out {
                 break;
             }
         }
     }
     // `stats` computes what it was asked; `seq` what it showed or certified.
     let last = if look_for_period { len } else { target };
-    engine.extend(last)?;
+    extend_until(&mut engine, last, None, bar)?;
     let g = engine.values();
     let mut frequencies = BTreeMap::new();
     for &v in g {
@@ -176,6 +224,7 @@ pub fn describe(
         p_positions: (0..len).filter(|&n| g[n] == 0).collect(),
         certified: certificate.is_some(),
         looked: look_for_period,
+        timed_out,
         certificate,
         computed: g.len(),
         max_value: engine.max(),
@@ -229,8 +278,13 @@ impl fmt::Display for OctalReport {
             }
             None if self.looked => writeln!(
                 f,
-                "period       none certified within G(0..{}) (raise --max-len to look further)",
-                self.computed
+                "period       none certified within G(0..{}) (raise {} to look further)",
+                self.computed,
+                if self.timed_out {
+                    "--max-time"
+                } else {
+                    "--max-len"
+                }
             )?,
             None => writeln!(f, "computed     G(0..{})", self.computed)?,
         }

@@ -110,7 +110,8 @@ struct Params {
     cap_shift: u32,
     cap_mul: u32,
     cap_add: u32,
-    _pad: [u32; 2],
+    loop_budget: u32,
+    _pad: u32,
 }
 
 /// Bytes of `State` in shaders/subtraction.wgsl (eight `u32`s and two `vec4<u32>`): the GPU
@@ -142,6 +143,9 @@ struct GpuResult {
     _pad: u32,
 }
 
+/// [`GpuTuning::loop_budget`]'s default: half the limit, the rest left to the other loops.
+pub const LOOP_BUDGET: u32 = 1 << 15;
+
 /// Length limit for any triple, GPU and CPU alike: far above the envelope
 /// `q + p + c <= c^2/2 + 5` seen for every `c <= 300`.
 pub fn long_cap(c: u32) -> usize {
@@ -167,6 +171,10 @@ pub struct GpuTuning {
     /// 64 positions a step where the adapter has 64-bit integers (`SHADER_INT64`), else 32:
     /// half the steps, loads and bookkeeping per position for about the same logic.
     pub int64: bool,
+    /// Iterations of its word loop a slot runs in one pass at most, then going on in the next:
+    /// far below the 65,535 after which llvmpipe cuts an invocation's loops (tests raise it
+    /// past that to see the cut caught).
+    pub loop_budget: u32,
     /// Work out the lane model of [`GpuStats`] (about 60 ns a slot and pass on the host, on
     /// the GPU thread: for `nimseq bench`, not for scans).
     pub lane_model: bool,
@@ -181,6 +189,7 @@ impl Default for GpuTuning {
             compact_below: COMPACT_BELOW,
             max_groups_per_dim: None,
             int64: true,
+            loop_budget: LOOP_BUDGET,
             lane_model: false,
         }
     }
@@ -355,7 +364,8 @@ impl Buffers {
             std::mem::size_of::<Params>() as u64,
             U::UNIFORM | U::COPY_DST,
         );
-        let live = ctx.buffer("live count", 4, U::STORAGE | U::COPY_DST | U::COPY_SRC);
+        // The live count and the cut flag (zero as made).
+        let live = ctx.buffer("live count", 8, U::STORAGE | U::COPY_DST | U::COPY_SRC);
         let inputs = ctx.buffer(
             "inputs",
             std::mem::size_of::<GpuInput>() as u64 * u64::from(slots),
@@ -382,6 +392,7 @@ impl Buffers {
                     (2, &from.ring),
                     (4, &to.states),
                     (5, &to.ring),
+                    (6, &live),
                     (7, &cursor),
                 ],
             );
@@ -576,10 +587,12 @@ impl<'a> SubtractionGpu<'a> {
                 cap_shift: (CAP_GROWTH_SHIFT * pass).min(31),
                 cap_mul: self.tuning.first_cap.0,
                 cap_add: self.tuning.first_cap.1,
-                _pad: [0; 2],
+                loop_budget: self.tuning.loop_budget,
+                _pad: 0,
             };
             ctx.queue
                 .write_buffer(&bufs.params, 0, bytemuck::bytes_of(&p));
+            // The live count only: the cut flag beside it stays set once a pass sets it.
             ctx.queue.write_buffer(&bufs.live, 0, &[0; 4]);
             let (step, compact) = &bufs.groups[set];
             let size =
@@ -587,6 +600,9 @@ impl<'a> SubtractionGpu<'a> {
             ctx.dispatch(&self.step, step, size);
             let bytes = ctx.read_buffer(&bufs.live)?;
             alive = u32::from_le_bytes(bytes[..4].try_into().expect("four bytes"));
+            if bytes[4..8] != [0; 4] {
+                return Err(ctx.loop_cut("subtraction"));
+            }
             pass += 1;
             if alive == 0 || alive <= self.tuning.cpu_handoff {
                 break;
