@@ -6,9 +6,10 @@ use nimseq::memory::Budget;
 use nimseq::octal::fast::Engine;
 use nimseq::octal::gpu::{HOST_BYTES_PER_VALUE, KernelLimits, OctalGpu};
 use nimseq::octal::lanes::{BATCH, Kernel};
-use nimseq::octal::scan::{self, OctalRow, ScanBackend};
+use nimseq::octal::scan::{self, Backend, OctalRow, ScanBackend, ScanOptions};
 use nimseq::octal::seq::{Reach, certify_prefix, checksum, describe};
 use nimseq::octal::{OctalCode, reference};
+use nimseq::output::scan::ScanOutput;
 use nimseq::subtraction::{Ruleset, fast::FastSolver};
 use rand::{Rng, SeedableRng, rngs::StdRng};
 use rayon::prelude::*;
@@ -48,6 +49,26 @@ fn kernels() -> Vec<Kernel> {
 
 /// Set where a machine must test the AVX-512 kernel.
 const REQUIRE_AVX512: &str = "NIMSEQ_REQUIRE_AVX512";
+
+/// `auto` on a GPU: a small scan goes to the CPU at once; a larger one after timing both on
+/// a sample of its codes, whose rows must agree (which wins depends on the adapter, so only
+/// the reason is checked).
+fn auto_calibrates_octal_scans_worth_it() {
+    let Some(ctx) = gpu() else { return };
+    let opts = |digits, n_max| ScanOptions {
+        digits,
+        n_max,
+        output: ScanOutput::whole(16),
+        verify_sample: None,
+        budget: Budget::UNLIMITED,
+    };
+    let (backend, why) = Backend::faster(&opts(2, 4096), OctalGpu::new(ctx).unwrap()).unwrap();
+    assert!(matches!(backend, Backend::Cpu(ScanBackend::Cpu)), "{why}");
+    assert!(why.contains("small scan"), "{why}");
+    // 448 codes to 9,500: worth a calibration, on every code to 1,187.
+    let (_, why) = Backend::faster(&opts(3, 9500), OctalGpu::new(ctx).unwrap()).unwrap();
+    assert!(why.contains("448 codes to n = 1187: gpu "), "{why}");
+}
 
 /// Every code of one and two digits (d0 = 0 or 4) to n = 2000, and random codes of three and
 /// four digits (fresh seed each run): the rare/common split equals the plain rule.
@@ -635,6 +656,7 @@ fn scan_shards_and_resume() {
 
 trials!(
     gpu_rows_equal_cpu_rows,
+    auto_calibrates_octal_scans_worth_it,
     scan_rows_agree_across_backends,
     scan_shards_and_resume,
     fast_path_equals_the_reference,

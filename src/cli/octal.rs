@@ -83,9 +83,18 @@ fn run_scan(args: OctalScanArgs) -> Result<()> {
     let backend = match &chosen {
         Chosen::Reference => Backend::Cpu(ScanBackend::Reference),
         Chosen::Cpu => Backend::Cpu(ScanBackend::Cpu),
-        Chosen::Gpu { ctx, .. } => {
+        Chosen::Gpu { ctx, auto: false } => {
             eprintln!("backend: gpu, {}", ctx.describe());
             Backend::Gpu(OctalGpu::new(ctx)?)
+        }
+        // `auto` on a hardware adapter: whichever is faster on a sample of the scan's codes.
+        Chosen::Gpu { ctx, auto: true } => {
+            let (backend, why) = Backend::faster(&opts, OctalGpu::new(ctx)?)?;
+            match backend {
+                Backend::Gpu(_) => eprintln!("backend: gpu, {} ({why})", ctx.describe()),
+                _ => eprintln!("backend: cpu ({why})"),
+            }
+            backend
         }
     };
     // Stdout is line-buffered: one write per row would cost a system call each.

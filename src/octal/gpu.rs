@@ -91,6 +91,11 @@ impl<'c> OctalGpu<'c> {
         Self::with_limits(ctx, KernelLimits::default())
     }
 
+    /// The adapter it runs on.
+    pub fn context(&self) -> &'c GpuContext {
+        self.ctx
+    }
+
     /// The kernel within `limits` (values at most [`VALUES`]).
     pub fn with_limits(ctx: &'c GpuContext, limits: KernelLimits) -> Result<Self, GpuError> {
         Ok(OctalGpu {

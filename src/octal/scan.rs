@@ -106,6 +106,94 @@ impl Backend<'_> {
     }
 }
 
+/// Scans of less work than this (codes times `n_max`) run on the CPU path under `auto`: over
+/// in moments either way, not worth a calibration.
+pub const CALIBRATE_FROM: u64 = 1 << 22;
+/// Values a calibration computes on each backend, codes times length, at most.
+const CALIBRATION_WORK: usize = 1 << 22;
+
+/// The CPU path and the GPU timed on the same codes, for `auto` on a hardware adapter.
+#[derive(Clone, Copy, Debug)]
+pub struct Calibration {
+    pub codes: usize,
+    /// The length each code was computed to: an eighth of the scan's (1,024 at least), so
+    /// that the sample costs a small part of the scan.
+    pub n: usize,
+    pub cpu: std::time::Duration,
+    pub gpu: std::time::Duration,
+}
+
+impl Calibration {
+    /// Times both on codes spread evenly over the scan (as many as one GPU call takes, within
+    /// [`CALIBRATION_WORK`]), checking that their rows are the same.
+    pub fn run(opts: &ScanOptions, gpu: &OctalGpu<'_>) -> Result<Self, ScanError> {
+        let n = (opts.n_max / 8).max(1024).min(opts.n_max);
+        let total = code_count(opts.digits) as usize;
+        let wanted = (GPU_CODES_PER_CALL as usize)
+            .min(CALIBRATION_WORK / n)
+            .clamp(1, total);
+        let sample: Vec<OctalCode> = codes(opts.digits).step_by(total.div_ceil(wanted)).collect();
+        let quiet = ProgressBar::hidden();
+        let start = std::time::Instant::now();
+        let want = Backend::Cpu(ScanBackend::Cpu).solve(&sample, n, opts.budget, &quiet)?;
+        let cpu = start.elapsed();
+        let start = std::time::Instant::now();
+        let got = gpu.solve(&sample, n, opts.budget, &quiet)?;
+        let gpu_time = start.elapsed();
+        for ((code, got), want) in sample.iter().zip(&got).zip(&want) {
+            if got != want {
+                return Err(ScanError::Mismatch {
+                    backend: "gpu",
+                    checker: "cpu",
+                    code: code.to_string(),
+                    got: csv_line(got)?,
+                    want: csv_line(want)?,
+                });
+            }
+        }
+        Ok(Calibration {
+            codes: sample.len(),
+            n,
+            cpu,
+            gpu: gpu_time,
+        })
+    }
+}
+
+impl fmt::Display for Calibration {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} codes to n = {}: gpu {:.1} ms, cpu {:.1} ms",
+            self.codes,
+            self.n,
+            self.gpu.as_secs_f64() * 1e3,
+            self.cpu.as_secs_f64() * 1e3
+        )
+    }
+}
+
+impl<'c> Backend<'c> {
+    /// `auto` on a hardware GPU: whichever of `gpu` and the CPU path is faster on a sample of
+    /// the scan's codes ([`Calibration`]), with the reason in words. Small scans, and a GPU
+    /// that fails its calibration, take the CPU path; rows that differ are a bug and an error.
+    pub fn faster(opts: &ScanOptions, gpu: OctalGpu<'c>) -> Result<(Self, String), ScanError> {
+        let cpu = Backend::Cpu(ScanBackend::Cpu);
+        if code_count(opts.digits).saturating_mul(opts.n_max as u64) < CALIBRATE_FROM {
+            return Ok((cpu, "a small scan, done in moments either way".into()));
+        }
+        let name = gpu.context().info.name.clone();
+        Ok(match Calibration::run(opts, &gpu) {
+            Err(ScanError::Octal(OctalError::Gpu(e))) => {
+                (cpu, format!("{name} failed its calibration: {e}"))
+            }
+            Err(e) => return Err(e),
+            Ok(c) if c.gpu < c.cpu => (Backend::Gpu(gpu), format!("faster than the cpu path: {c}")),
+            Ok(c) => (cpu, format!("faster than {name}: {c}")),
+        })
+    }
+}
+
 /// What a scan computes and where its rows go.
 #[derive(Clone, Debug, Serialize)]
 pub struct ScanOptions {
@@ -375,6 +463,13 @@ impl<'c> SolveOn<Backend<'c>> for ScanOptions {
     }
 }
 
+/// `row` as its CSV line, for messages.
+fn csv_line(row: &OctalRow) -> io::Result<String> {
+    let mut line = Vec::new();
+    Format::Csv.write_row(&mut line, row)?;
+    Ok(String::from_utf8_lossy(&line).trim_end().to_string())
+}
+
 /// Re-solves a random `fraction` of `codes` with the checker of `backend` and compares the
 /// rows it gave.
 fn verify_sample(
@@ -388,11 +483,6 @@ fn verify_sample(
         return Ok(());
     };
     let checker_name = Backend::Cpu(checker).name();
-    let csv = |row: &OctalRow| {
-        let mut line = Vec::new();
-        Format::Csv.write_row(&mut line, row)?;
-        Ok::<_, io::Error>(String::from_utf8_lossy(&line).trim_end().to_string())
-    };
     codes
         .par_iter()
         .zip(rows)
@@ -406,8 +496,8 @@ fn verify_sample(
                 backend: backend.name(),
                 checker: checker_name,
                 code: code.to_string(),
-                got: csv(got)?,
-                want: csv(&want)?,
+                got: csv_line(got)?,
+                want: csv_line(&want)?,
             })
         })
 }
