@@ -28,7 +28,8 @@ struct Params {
     // Where this dispatch's tuples start in the inputs.
     tuples_at: u32,
     // The spare word past the table: bit 0 set when an entry does not fit `bits`, bit 1 when
-    // an option value does not fit the mex set (the host then widens or refuses the table).
+    // an option value does not fit the mex set (the host then widens or refuses the table),
+    // bit 2 when a loop was cut short (see `cut`: the host discards the table).
     flag_lo: u32,
     flag_hi: u32,
     _pad: u32,
@@ -59,6 +60,20 @@ fn entry(i: Idx) -> u32 {
 
 fn raise_flag(bit: u32) {
     or_word(idx(params.flag_lo, params.flag_hi), bit);
+}
+
+// llvmpipe may end an invocation's loops, silently, once they have run 65,535 iterations in
+// all (Mesa's LP_MAX_TGSI_LOOP_ITERATIONS). An invocation runs about 1,400 + 54 h_max of them
+// with six legs (27 h_max with three), below that for every table that fits in memory; and
+// each loop checks where it ends that its own condition says it should, so that a cut one
+// raises bit 2 of the flag instead of storing a value made from part of its options.
+var<private> cut: bool = false;
+
+// Called where a loop ends, with whether its own exit condition holds.
+fn ended(done: bool) {
+    if !done {
+        cut = true;
+    }
 }
 
 const MAX_LEGS: u32 = 6u;
@@ -108,7 +123,8 @@ fn degenerate(s: u32, codes: array<u32, 6>) -> u32 {
     var attached = 0u;
     var free = 0u;
     var first = 0u;
-    for (var t = 0u; t < params.legs; t++) {
+    var t = 0u;
+    for (; t < params.legs; t++) {
         let c = codes[t];
         if c != 0u {
             free ^= rho_free(c / 3u, c % 3u);
@@ -118,6 +134,7 @@ fn degenerate(s: u32, codes: array<u32, 6>) -> u32 {
             attached += 1u;
         }
     }
+    ended(t >= params.legs);
     if s == F {
         return free;
     }
@@ -145,9 +162,11 @@ fn row(s: u32, others: array<u32, 6>) -> Idx {
             + Idx(s - 1u) * idx(params.io_block_lo, params.io_block_hi);
     }
     var rank = Idx(0u);
-    for (var t = first; t + 1u < params.legs; t++) {
+    var t = first;
+    for (; t + 1u < params.legs; t++) {
         rank += Idx(input((t - first) * params.codes + others[t]));
     }
+    ended(t + 1u >= params.legs);
     return start + rank * Idx(params.codes);
 }
 
@@ -160,21 +179,25 @@ fn index(s: u32, codes: array<u32, 6>) -> Idx {
 fn detached(codes: array<u32, 6>, slot: u32) -> array<u32, 6> {
     var out: array<u32, 6>;
     var o = 1u;
-    for (var t = 0u; t < params.legs; t++) {
+    var t = 0u;
+    for (; t < params.legs; t++) {
         if t != slot {
             out[o] = codes[t];
             o += 1u;
         }
     }
+    ended(t >= params.legs);
     return out;
 }
 
 // The other codes of a detached tuple (drops the leading 0).
 fn others_of(d: array<u32, 6>) -> array<u32, 6> {
     var out: array<u32, 6>;
-    for (var t = 0u; t + 1u < MAX_LEGS; t++) {
+    var t = 0u;
+    for (; t + 1u < MAX_LEGS; t++) {
         out[t] = d[t + 1u];
     }
+    ended(t + 1u >= MAX_LEGS);
     return out;
 }
 
@@ -189,21 +212,26 @@ fn insert(g: u32) {
 }
 
 fn mex() -> u32 {
-    for (var w = 0u; w < MEX_WORDS; w++) {
+    var w = 0u;
+    for (; w < MEX_WORDS; w++) {
         if seen[w] != 0xffffffffu {
             return w * 32u + countTrailingZeros(~seen[w]);
         }
     }
+    ended(w >= MEX_WORDS);
     raise_flag(2u);
     return 0u;
 }
 
 // The mex over the options of a stored state (Proposition 6.1).
 fn state_value(s: u32, codes: array<u32, 6>) -> u32 {
-    for (var w = 0u; w < MEX_WORDS; w++) {
+    var w = 0u;
+    for (; w < MEX_WORDS; w++) {
         seen[w] = 0u;
     }
-    for (var slot = 0u; slot < params.legs; slot++) {
+    ended(w >= MEX_WORDS);
+    var slot = 0u;
+    for (; slot < params.legs; slot++) {
         let c = codes[slot];
         if c == 0u || (slot > 0u && codes[slot - 1u] == c) {
             continue;
@@ -213,7 +241,8 @@ fn state_value(s: u32, codes: array<u32, 6>) -> u32 {
         let d = detached(codes, slot);
         let others = others_of(d);
         // j = 1: the leg detaches and the centre gains an arc.
-        for (var delta = IN; delta <= OUT; delta++) {
+        var delta = IN;
+        for (; delta <= OUT; delta++) {
             if h == 1u && phi != STAR && delta != phi {
                 continue;
             }
@@ -224,17 +253,23 @@ fn state_value(s: u32, codes: array<u32, 6>) -> u32 {
             }
             insert(rho(h - 1u, delta, phi) ^ g);
         }
+        ended(delta > OUT);
         // j >= 2: the leg's code becomes 3(j - 1) + delta, an entry of the same row.
         let base = row(s, others);
-        for (var j = 2u; j <= h; j++) {
-            for (var delta = IN; delta <= OUT; delta++) {
-                if j == h && phi != STAR && delta != phi {
+        var j = 2u;
+        for (; j <= h; j++) {
+            var to = IN;
+            for (; to <= OUT; to++) {
+                if j == h && phi != STAR && to != phi {
                     continue;
                 }
-                insert(rho(h - j, delta, phi) ^ entry(base + Idx(3u * (j - 1u) + delta)));
+                insert(rho(h - j, to, phi) ^ entry(base + Idx(3u * (j - 1u) + to)));
             }
+            ended(to > OUT);
         }
+        ended(j > h);
     }
+    ended(slot >= params.legs);
     return mex();
 }
 
@@ -245,10 +280,13 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
         return;
     }
     var codes: array<u32, 6>;
-    for (var t = 0u; t < MAX_LEGS; t++) {
+    var t = 0u;
+    for (; t < MAX_LEGS; t++) {
         codes[t] = (input(params.tuples_at + i * 3u + t / 2u) >> (16u * (t % 2u))) & 0xffffu;
     }
-    for (var s = N; s < F; s++) {
+    ended(t >= MAX_LEGS);
+    var s = N;
+    for (; s < F; s++) {
         // A centre with an arc has a detached leg, sorted first.
         if (s == N || codes[0] == 0u) && degenerate(s, codes) == UNKNOWN {
             let g = state_value(s, codes) + 1u;
@@ -257,12 +295,22 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
             }
             // Stored in the row of each distinct attached leg (entries start at 0, and each is
             // one state's: OR-ing is storing).
-            for (var slot = 0u; slot < params.legs; slot++) {
+            if cut {
+                // Part of its options were missed: nothing is stored, the host discards all.
+                break;
+            }
+            var slot = 0u;
+            for (; slot < params.legs; slot++) {
                 if codes[slot] != 0u && (slot == 0u || codes[slot - 1u] != codes[slot]) {
                     let at = row(s, others_of(detached(codes, slot))) + Idx(codes[slot]);
                     or_word(at >> per_word_log2(), (g & ((1u << params.bits) - 1u)) << entry_shift(at));
                 }
             }
+            ended(slot >= params.legs);
         }
+    }
+    ended(s >= F || cut);
+    if cut {
+        raise_flag(4u);
     }
 }

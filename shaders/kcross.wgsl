@@ -41,6 +41,22 @@ struct Params {
 
 const MAX_LEN: u32 = 64u;
 
+// llvmpipe may end an invocation's loops, silently, once they have run 65,535 iterations in
+// all (Mesa's LP_MAX_TGSI_LOOP_ITERATIONS). An invocation here runs at most about 40,000 (its
+// word's states, each a fill of at most 64 x 64 steps and a few hundred more); and each loop
+// checks where it ends that its own condition says it should, so that a cut one writes the
+// mark `LOOP_CUT` to the flag word instead of values made from part of their options (the
+// host then discards the table).
+const LOOP_CUT: u32 = 0xfffffffeu;
+var<private> cut: bool = false;
+
+// Called where a loop ends, with whether its own exit condition holds.
+fn ended(done: bool) {
+    if !done {
+        cut = true;
+    }
+}
+
 var<private> v: array<u32, 64>;
 var<private> p: array<u32, 65>;
 var<private> r: array<Idx, 65>;
@@ -102,24 +118,29 @@ fn fill(len: u32, sum: u32, rank_in: Idx) {
         }
         j = j - 1u;
         var x = 0u;
+        var found = false;
         loop {
             let here = count(j, top - x, s - x);
             if rank < here {
+                found = true;
                 break;
             }
             rank = rank - here;
             x = x + 1u;
         }
+        ended(found);
         v[j] = x;
         s = s - x;
     }
+    ended(j == 0u);
 }
 
 // The next vector of the block in colex order (see Layout::advance).
 fn advance(e: u32) {
     let top = params.k - 2u;
     var before = 0u;
-    for (var i = 0u; i <= e; i = i + 1u) {
+    var i = 0u;
+    for (; i <= e; i = i + 1u) {
         let x = v[i] + 1u;
         var cap = top;
         if i < e {
@@ -132,6 +153,7 @@ fn advance(e: u32) {
         }
         before = before + v[i];
     }
+    ended(i > e);
 }
 
 fn load_sums(e: u32) {
@@ -139,7 +161,8 @@ fn load_sums(e: u32) {
     r[0] = Idx(0u);
     q[0] = 0u;
     rr[0] = Idx(0u);
-    for (var j = 0u; j <= e; j = j + 1u) {
+    var j = 0u;
+    for (; j <= e; j = j + 1u) {
         let pj = p[j] + v[j];
         p[j + 1u] = pj;
         r[j + 1u] = r[j] + contrib(j, v[j], pj);
@@ -148,10 +171,13 @@ fn load_sums(e: u32) {
         q[j + 1u] = qj;
         rr[j + 1u] = rr[j] + contrib(j, x, qj);
     }
+    ended(j > e);
     t[e + 1u] = Idx(0u);
-    for (var j = e; j >= 1u; j = j - 1u) {
+    j = e;
+    for (; j >= 1u; j = j - 1u) {
         t[j] = t[j + 1u] + contrib(j - 1u, v[j], p[j + 1u] + 1u);
     }
+    ended(j == 0u);
 }
 
 // The XOR of the pieces left by filling live cell i (1-based).
@@ -193,11 +219,13 @@ fn option_value(e: u32, i: u32) -> u32 {
 
 // Whether v[0..=e] comes no later than its reversal in colex order.
 fn leads_its_reversal(e: u32) -> bool {
-    for (var j = 0u; j <= e / 2u; j = j + 1u) {
+    var j = 0u;
+    for (; j <= e / 2u; j = j + 1u) {
         if v[e - j] != v[j] {
             return v[e - j] < v[j];
         }
     }
+    ended(j > e / 2u);
     return true;
 }
 
@@ -211,17 +239,20 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
     let e = params.e;
     // The block of this word: the last S whose block starts at or before it.
     var s = 0u;
-    for (var c = 1u; c <= params.n - e; c = c + 1u) {
+    var c = 1u;
+    for (; c <= params.n - e; c = c + 1u) {
         if block_start(e, c) <= word {
             s = c;
         }
     }
+    ended(c > params.n - e);
     let start = block_start(e, s);
     let len = block_len(e, s);
     let first = (word - start) * Idx(per_word());
     fill(e + 1u, s, first);
     var own = 0u;
-    for (var slot = 0u; slot < per_word(); slot = slot + 1u) {
+    var slot = 0u;
+    for (; slot < per_word(); slot = slot + 1u) {
         let rank = first + Idx(slot);
         if rank >= len {
             break;
@@ -230,16 +261,25 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
             load_sums(e);
             // Option values are below 2^bits <= 256.
             var seen: array<u32, 8>;
-            for (var i = 1u; i <= e; i = i + 1u) {
+            var i = 1u;
+            for (; i <= e; i = i + 1u) {
                 let g = option_value(e, i);
                 seen[g / 32u] = seen[g / 32u] | (1u << (g % 32u));
             }
+            ended(i > e);
             var g = 0u;
-            for (var w = 0u; w < 8u; w = w + 1u) {
+            var w = 0u;
+            var found = false;
+            for (; w < 8u; w = w + 1u) {
                 if seen[w] != 0xffffffffu {
                     g = w * 32u + countTrailingZeros(~seen[w]);
+                    found = true;
                     break;
                 }
+            }
+            ended(found || w >= 8u);
+            if cut {
+                break;
             }
             if g > value_mask() {
                 min_word(idx(params.flag_lo, params.flag_hi), s);
@@ -254,6 +294,12 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
         if rank + Idx(1u) < len {
             advance(e);
         }
+    }
+    ended(slot >= per_word() || first + Idx(slot) >= len || cut);
+    if cut {
+        // Values made from part of their options: none is stored, the host discards all.
+        min_word(idx(params.flag_lo, params.flag_hi), LOOP_CUT);
+        return;
     }
     if own != 0u {
         or_word(word, own);

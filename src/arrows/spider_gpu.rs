@@ -26,6 +26,8 @@ const WIDE: u32 = 16;
 /// Flag bits the shader raises.
 const ENTRY_OVERFLOW: u32 = 1;
 const MEX_OVERFLOW: u32 = 2;
+/// The flag bit the kernel raises where one of its loops was cut short.
+const LOOP_CUT: u32 = 4;
 
 #[repr(C)]
 #[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
@@ -410,6 +412,9 @@ impl<'a> SpiderGpu<'a> {
             }
             // Waits for the wavefront; a flag ends the build here.
             let raised = table.gather(ctx, &[flag])?[0];
+            if raised & LOOP_CUT != 0 {
+                return Err(ctx.loop_cut("arrows"));
+            }
             if raised & MEX_OVERFLOW != 0 {
                 return Err(GpuError::OutOfRange(format!(
                     "an option value of a spider state passed {MAX_VALUE}, the most the GPU's mex set holds"

@@ -15,6 +15,9 @@ const SHADER: &str = include_str!("../../shaders/kcross.wgsl");
 const WORKGROUP: u32 = 64;
 /// Words per dispatch: keeps each submission short.
 const BATCH_WORDS: u64 = 1 << 20;
+/// The flag word's mark for a loop the kernel found cut short (`LOOP_CUT` in the shader): above
+/// every S an overflow leaves, which then wins (an error either way).
+const LOOP_CUT: u32 = 0xffff_fffe;
 /// The flag word's "no value overflowed".
 const NO_OVERFLOW: u32 = u32::MAX;
 
@@ -223,6 +226,9 @@ impl<'a> KcrossGpu<'a> {
             }
             // Waits for the level; a value over the width ends the build here.
             let s = table.gather(ctx, &[flag])?[0];
+            if s == LOOP_CUT {
+                return Err(TableError::Gpu(ctx.loop_cut("kcross")));
+            }
             if s != NO_OVERFLOW {
                 return Err(TableError::ValueTooLarge {
                     k: layout.k,
