@@ -125,7 +125,7 @@ pub struct Calibration {
 
 impl Calibration {
     /// Times both on codes spread evenly over the scan (as many as one GPU call takes, within
-    /// [`CALIBRATION_WORK`]), checking that their rows are the same.
+    /// 2^22 values), checking that their rows are the same.
     pub fn run(opts: &ScanOptions, gpu: &OctalGpu<'_>) -> Result<Self, ScanError> {
         let n = (opts.n_max / 8).max(1024).min(opts.n_max);
         let total = code_count(opts.digits) as usize;
