@@ -185,14 +185,11 @@ pub fn certify<S: ShiftCompare + ?Sized>(
 }
 
 /// The values a period certificate of the form "`s(n + p) = s(n)` for `n` in `[n0, end)`"
-/// must cover, for a sequence where that window proves `p` from `n0` on: `end = slope * n0 +
-/// (p if with_p) + t`, one more when `n0 = 0`.
+/// must cover, for a sequence where that window proves `p` from `n0` on; one more than the
+/// variants say when `n0 = 0`.
 ///
 /// Octal games (spec `octal.md` section 2) have two such windows, `t` being the last digit's
-/// index:
-/// * a code with a splitting move: Guy and Smith's `[n0, 2 n0 + p + t)` (slope 2, with `p`);
-/// * a code without one: `[n0, n0 + t)` (slope 1), since each value past `t` is the same
-///   function of the `t` before it.
+/// index.
 ///
 /// **Why one more at `n0 = 0`.** Both proofs compare the options of `n + p` with those of `n`
 /// by induction. Heap sizes up to `t` follow their own rule (bit 1 leaves no heap only when
@@ -209,29 +206,48 @@ pub fn certify<S: ShiftCompare + ?Sized>(
 /// such false windows. With `n0 >= 1` every size the induction meets is past `t`, and the
 /// theorems hold as stated.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Window {
-    pub slope: usize,
-    pub with_p: bool,
-    pub t: usize,
+pub enum Window {
+    /// A code with a splitting move: Guy and Smith's `[n0, 2 n0 + p + t)`.
+    GuySmith { t: usize },
+    /// A code without one: `[n0, n0 + t)`, since each value past `t` is the same function of
+    /// the `t` before it.
+    LastT { t: usize },
 }
 
 impl Window {
+    /// Its name in certificates: `guy-smith` or `last-t`.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Window::GuySmith { .. } => "guy-smith",
+            Window::LastT { .. } => "last-t",
+        }
+    }
+
+    /// The window's end for `p` from `n0` as `slope * n0 + rest`, but for the one more at 0.
+    fn slope_and_rest(&self, p: usize) -> (usize, usize) {
+        match *self {
+            Window::GuySmith { t } => (2, p + t),
+            Window::LastT { t } => (1, t),
+        }
+    }
+
     /// The end of the window that proves `p` from `n0`.
     pub fn end(&self, n0: usize, p: usize) -> usize {
-        self.slope * n0 + if self.with_p { p } else { 0 } + self.t + usize::from(n0 == 0)
+        let (slope, rest) = self.slope_and_rest(p);
+        slope * n0 + rest + usize::from(n0 == 0)
     }
 
     /// The largest `n0` whose window for `p` lies inside a prefix of `len` values (it needs
     /// `end + p <= len`), or `None` if even `n0 = 0` does not fit. The window's end grows
     /// with `n0`, so every smaller `n0` fits too.
     fn latest_start(&self, p: usize, len: usize) -> Option<usize> {
-        let fixed = p + if self.with_p { p } else { 0 } + self.t;
-        let room = len.checked_sub(fixed)?;
+        let (slope, rest) = self.slope_and_rest(p);
+        let room = len.checked_sub(p + rest)?;
         // n0 >= 1 needs slope * n0 <= room; n0 = 0 needs room >= 1.
         match room {
             0 => None,
-            r if r < self.slope => Some(0),
-            r => Some(r / self.slope),
+            r if r < slope => Some(0),
+            r => Some(r / slope),
         }
     }
 }
@@ -580,11 +596,7 @@ mod tests {
             .take(8 * 20 + 4)
             .copied()
             .collect();
-        let guy_smith = Window {
-            slope: 2,
-            with_p: true,
-            t: 4,
-        };
+        let guy_smith = Window::GuySmith { t: 4 };
         let want = Period {
             period: 8,
             preperiod: 0,
@@ -599,20 +611,12 @@ mod tests {
     fn windowed_needs_one_more_at_zero() {
         // 0.4 begins 0,0,0,1: G(n + 1) = G(n) on [0, 2) is no proof (the window is [0, 3)).
         let g = [0u8, 0, 0, 1, 1, 2];
-        let guy_smith = Window {
-            slope: 2,
-            with_p: true,
-            t: 1,
-        };
+        let guy_smith = Window::GuySmith { t: 1 };
         assert_eq!(guy_smith.end(0, 1), 3);
         assert_eq!(certify_windowed(&g[..3], guy_smith), None);
         assert_eq!(certify_windowed(&g[..4], guy_smith), None);
         // 0.1 begins 0,1,0,0,0: shift 2 matches at 0 but not at 1; period 1 from 2.
-        let last_t = Window {
-            slope: 1,
-            with_p: false,
-            t: 1,
-        };
+        let last_t = Window::LastT { t: 1 };
         let g = [0u8, 1, 0, 0, 0, 0, 0];
         assert_eq!(certify_windowed(&g[..3], last_t), None);
         assert_eq!(

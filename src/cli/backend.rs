@@ -92,3 +92,12 @@ impl Chosen {
         }
     }
 }
+
+/// Says on stderr which backend `auto`'s calibration on `ctx` chose, and why.
+pub fn announce_calibrated(ctx: &GpuContext, on_gpu: bool, why: &str) {
+    if on_gpu {
+        eprintln!("backend: gpu, {} ({why})", ctx.describe());
+    } else {
+        eprintln!("backend: cpu ({why})");
+    }
+}

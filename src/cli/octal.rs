@@ -6,7 +6,7 @@ use anyhow::Result;
 use indicatif::ProgressBar;
 
 use super::args::{OctalCommand, OctalScanArgs, SeqFormat};
-use super::backend::{Chosen, choose};
+use super::backend::{Chosen, announce_calibrated, choose};
 use super::print;
 use nimseq::octal::gpu::OctalGpu;
 use nimseq::octal::scan::{Backend, OctalScanSummary, ScanBackend, ScanOptions};
@@ -90,10 +90,7 @@ fn run_scan(args: OctalScanArgs) -> Result<()> {
         // `auto` on a hardware adapter: whichever is faster on a sample of the scan's codes.
         Chosen::Gpu { ctx, auto: true } => {
             let (backend, why) = Backend::faster(&opts, OctalGpu::new(ctx)?)?;
-            match backend {
-                Backend::Gpu(_) => eprintln!("backend: gpu, {} ({why})", ctx.describe()),
-                _ => eprintln!("backend: cpu ({why})"),
-            }
+            announce_calibrated(ctx, matches!(backend, Backend::Gpu(_)), &why);
             backend
         }
     };

@@ -5,7 +5,7 @@ use std::io;
 use anyhow::{Result, bail};
 
 use super::args::{PlotView, ScanArgs, SubCommand, SurveyArgs};
-use super::backend::{Chosen, choose};
+use super::backend::{Chosen, announce_calibrated, choose};
 use super::print;
 use nimseq::InputError;
 use nimseq::output::scan::ScanJob;
@@ -97,10 +97,7 @@ fn scan_backend<'a>(chosen: &'a Chosen, opts: &ScanOptions) -> Result<Backend<'a
         Chosen::Gpu { ctx, auto: true } => {
             let gpu = SubtractionGpu::new(ctx)?;
             let (backend, why) = Backend::faster(&opts.filter, gpu, opts.budget)?;
-            match backend {
-                Backend::Gpu(_) => eprintln!("backend: gpu, {} ({why})", ctx.describe()),
-                _ => eprintln!("backend: cpu ({why})"),
-            }
+            announce_calibrated(ctx, matches!(backend, Backend::Gpu(_)), &why);
             backend
         }
     })

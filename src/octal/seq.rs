@@ -121,11 +121,11 @@ pub fn look_lengths(code: &OctalCode, max_len: usize) -> impl Iterator<Item = us
 
 /// The window that certifies periods of `code` (see [`Window`]).
 pub fn window(code: &OctalCode) -> Window {
-    let splits = code.splits();
-    Window {
-        slope: if splits { 2 } else { 1 },
-        with_p: splits,
-        t: code.t(),
+    let t = code.t();
+    if code.splits() {
+        Window::GuySmith { t }
+    } else {
+        Window::LastT { t }
     }
 }
 
@@ -137,7 +137,7 @@ pub fn certify_prefix(code: &OctalCode, g: &[u32]) -> Option<Certificate> {
         preperiod: p.preperiod,
         from: p.preperiod,
         to: window.end(p.preperiod, p.period),
-        window: if code.splits() { "guy-smith" } else { "last-t" },
+        window: window.name(),
     })
 }
 
