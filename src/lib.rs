@@ -15,6 +15,7 @@
 //! ```
 
 pub mod arrows;
+pub mod backend;
 pub mod bench;
 pub mod gpu;
 pub mod kcross;
@@ -23,7 +24,11 @@ pub mod mex;
 pub mod octal;
 pub mod output;
 pub mod period;
+pub mod refusal;
 pub mod subtraction;
+
+/// The crate's version, which the Python package reports as `nimseq.__version__`.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 
 /// A request nimseq refuses as the user's to fix (exit code 2 at the command line): one line
 /// naming what is wrong and, where there is one, what to change.

@@ -8,18 +8,7 @@ use std::process::ExitCode;
 use clap::Parser;
 
 use cli::args::Cli;
-use nimseq::InputError;
-use nimseq::arrows::reference::ReferenceError;
-use nimseq::arrows::spider_gpu::FillError;
-use nimseq::gpu::GpuError;
-use nimseq::kcross::table::TableError;
-use nimseq::memory::OverBudget;
-use nimseq::octal::scan::ScanError as OctalScanError;
-use nimseq::octal::seq::OctalError;
-use nimseq::output::checkpoint::CheckpointError;
-use nimseq::output::resumable::ResumeError;
-use nimseq::subtraction::scan::ScanError;
-use nimseq::subtraction::seq::SeqError;
+use nimseq::refusal::is_bad_input;
 
 fn main() -> ExitCode {
     quiet_display_layers();
@@ -63,57 +52,4 @@ fn is_broken_pipe(e: &anyhow::Error) -> bool {
         c.downcast_ref::<io::Error>()
             .is_some_and(|io| io.kind() == io::ErrorKind::BrokenPipe)
     })
-}
-
-/// Whether an error is the user's to fix: what nimseq refuses before or instead of working.
-fn is_bad_input(e: &anyhow::Error) -> bool {
-    e.chain().any(|c| {
-        c.is::<InputError>()
-            || c.is::<OverBudget>()
-            || c.is::<ResumeError>()
-            || c.is::<CheckpointError>()
-            || c.is::<ReferenceError>()
-            || matches!(c.downcast_ref::<SeqError>(), Some(SeqError::OverBudget(_)))
-            || matches!(
-                c.downcast_ref::<OctalError>(),
-                Some(OctalError::OverBudget(_))
-            )
-            || matches!(
-                c.downcast_ref::<TableError>(),
-                Some(
-                    TableError::OverBudget(_)
-                        | TableError::RingsOverBudget { .. }
-                        | TableError::TooLong { .. }
-                        | TableError::Checkpoint(_)
-                )
-            )
-            || matches!(
-                c.downcast_ref::<ScanError>(),
-                Some(ScanError::Output(_) | ScanError::OverBudget(_))
-            )
-            || matches!(
-                c.downcast_ref::<FillError>(),
-                Some(FillError::Checkpoint(_))
-            )
-            || matches!(
-                c.downcast_ref::<OctalScanError>(),
-                Some(
-                    OctalScanError::OverBudget(_)
-                        | OctalScanError::Resume(_)
-                        | OctalScanError::Octal(OctalError::OverBudget(_))
-                )
-            )
-            || matches!(c.downcast_ref::<OctalScanError>(), Some(OctalScanError::Octal(OctalError::Gpu(e))) if refused(e))
-            || c.downcast_ref::<GpuError>().is_some_and(refused)
-            || matches!(c.downcast_ref::<TableError>(), Some(TableError::Gpu(e)) if refused(e))
-            || matches!(c.downcast_ref::<FillError>(), Some(FillError::Gpu(e)) if refused(e))
-    })
-}
-
-/// A GPU error that refuses what was asked (a size, a setting) rather than failing at it.
-fn refused(e: &GpuError) -> bool {
-    matches!(
-        e,
-        GpuError::TableTooLarge { .. } | GpuError::TooLarge { .. } | GpuError::Setting { .. }
-    )
 }

@@ -17,12 +17,12 @@ use rayon::prelude::*;
 use crate::common::{fresh_seed, gpu, killed_after_chunks, nimseq, not_run, refused};
 
 /// `octal seq` up to `max_len` values, showing none, with no time limit.
-fn look(max_len: usize) -> Reach {
+fn look(max_len: usize) -> Reach<'static> {
     Reach {
         len: 0,
         max_len,
         look_for_period: true,
-        max_time: None,
+        ..Reach::default()
     }
 }
 

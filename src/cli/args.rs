@@ -6,13 +6,14 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use nimseq::arrows::Tree;
+pub use nimseq::backend::BackendChoice;
 use nimseq::kcross::Board;
 use nimseq::memory::Budget;
 use nimseq::octal::OctalCode;
 use nimseq::output::Format;
 use nimseq::output::scan::{ScanOutput, Shard};
 use nimseq::subtraction::Ruleset;
-use nimseq::subtraction::scan::DEFAULT_CHUNK_SIZE;
+use nimseq::subtraction::scan::{C_MAX_RANGE, DEFAULT_CHUNK_SIZE};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -422,7 +423,7 @@ pub struct OctalScanArgs {
     #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u64).range(1..=nimseq::octal::scan::MAX_DIGITS as u64))]
     pub digits: u64,
     /// Values G(0..n-max) of each code: a period is looked for at each doubling from 1024.
-    #[arg(long, default_value_t = 1 << 16, value_parser = clap::value_parser!(u64).range(1..=1 << 24))]
+    #[arg(long, default_value_t = 1 << 16, value_parser = clap::value_parser!(u64).range(nimseq::octal::scan::N_MAX_RANGE))]
     pub n_max: u64,
     /// Which implementation computes the rows; all give identical rows.
     #[arg(long, value_enum, default_value_t = BackendChoice::Auto)]
@@ -549,18 +550,6 @@ pub enum SeqFormat {
     Json,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum BackendChoice {
-    /// The GPU if a hardware adapter is found, else the fast CPU path (says which on stderr).
-    Auto,
-    /// The spec's recurrence and period search, one value at a time.
-    Reference,
-    /// Bit-parallel recurrence on all cores.
-    Cpu,
-    /// WGSL compute shader through wgpu.
-    Gpu,
-}
-
 /// The backends of the commands without a GPU path.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum CpuChoice {
@@ -613,7 +602,7 @@ fn parse_fraction(s: &str) -> Result<f64, String> {
 #[derive(Args, Debug)]
 pub struct ScanArgs {
     /// Largest move c.
-    #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u32).range(3..=100_000))]
+    #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u32).range(C_MAX_RANGE))]
     pub c_max: u32,
     /// Smallest c.
     #[arg(long, default_value_t = 3)]
@@ -702,7 +691,7 @@ pub struct SurveyArgs {
 #[derive(Args, Debug)]
 pub struct BenchSubArgs {
     /// Largest move c of the scan to time.
-    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(3..=100_000))]
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(C_MAX_RANGE))]
     pub c_max: u32,
     /// A peer program run as `PEER C_MAX`, printing the same checksum line
     /// (e.g. shared/peers/sub_scan_naive.c built with cc -O2).

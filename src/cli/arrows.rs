@@ -5,7 +5,7 @@ use std::io::{self, Write};
 use anyhow::Result;
 
 use super::args::{ArrowsCensusArgs, ArrowsCommand, ArrowsSpidersArgs, CpuChoice, TableFormat};
-use super::backend::{Chosen, choose_for_checkpoint};
+use super::backend::choose_for_checkpoint;
 use super::print;
 use nimseq::InputError;
 use nimseq::arrows::census::{self, Valuer, census, count_trees};
@@ -13,6 +13,7 @@ use nimseq::arrows::forest::NormalForm;
 use nimseq::arrows::spider::{self, SpiderTable, family, family_behaviour, on_deep_stack};
 use nimseq::arrows::spider_gpu::{Saving, SpiderFill, SpiderGpu};
 use nimseq::arrows::value::{Solver, describe};
+use nimseq::backend::Chosen;
 use nimseq::output::checkpoint;
 
 pub fn run(command: ArrowsCommand) -> Result<()> {

@@ -1,61 +1,10 @@
-//! The one place `--backend` becomes a backend.
+//! `--checkpoint` beside `--backend`: the choice itself is the library's ([`nimseq::backend`]).
 
 use anyhow::Result;
 
-use super::args::{BackendChoice, CheckpointArgs};
+use super::args::CheckpointArgs;
 use nimseq::InputError;
-use nimseq::gpu::{GpuContext, GpuError};
-
-/// What `--backend` chose.
-pub enum Chosen {
-    Reference,
-    Cpu,
-    /// An adapter (boxed: it is large beside the others), and whether `auto` took it (a scan
-    /// then times it against the CPU path).
-    Gpu {
-        ctx: Box<GpuContext>,
-        auto: bool,
-    },
-}
-
-/// `gpu` insists on an adapter; `auto` takes a hardware one, else the fast CPU path. Says on
-/// stderr which backend runs, except for a GPU, which the caller names ([`Chosen::announce`]):
-/// a scan says more about it.
-pub fn choose(choice: BackendChoice) -> Result<Chosen, GpuError> {
-    Ok(match choice {
-        BackendChoice::Reference => {
-            eprintln!("backend: reference");
-            Chosen::Reference
-        }
-        BackendChoice::Cpu => {
-            eprintln!("backend: cpu");
-            Chosen::Cpu
-        }
-        BackendChoice::Gpu => Chosen::Gpu {
-            ctx: Box::new(GpuContext::new()?),
-            auto: false,
-        },
-        BackendChoice::Auto => match GpuContext::new() {
-            Ok(ctx) if ctx.info.device_type != wgpu::DeviceType::Cpu => Chosen::Gpu {
-                ctx: Box::new(ctx),
-                auto: true,
-            },
-            Ok(found) => {
-                eprintln!(
-                    "backend: cpu ({} is a software adapter, slower than the CPU path)",
-                    found.info.name
-                );
-                Chosen::Cpu
-            }
-            // A setting the user made (an adapter by name, a binding size) is theirs to fix.
-            Err(e @ GpuError::Setting { .. }) => return Err(e),
-            Err(e) => {
-                eprintln!("backend: cpu ({e})");
-                Chosen::Cpu
-            }
-        },
-    })
-}
+use nimseq::backend::{BackendChoice, Chosen, choose};
 
 /// [`choose`] for a command that may write a checkpoint, which the CPU path does: with one,
 /// `auto` takes the CPU path and `gpu` is refused.
@@ -73,31 +22,5 @@ pub fn choose_for_checkpoint(choice: BackendChoice, checkpoint: &CheckpointArgs)
             Ok(Chosen::Cpu)
         }
         _ => Ok(choose(choice)?),
-    }
-}
-
-impl Chosen {
-    /// Says on stderr that the GPU runs, if it does.
-    pub fn announce(self) -> Self {
-        if let Chosen::Gpu { ctx, .. } = &self {
-            eprintln!("backend: gpu, {}", ctx.describe());
-        }
-        self
-    }
-
-    pub fn gpu(&self) -> Option<&GpuContext> {
-        match self {
-            Chosen::Gpu { ctx, .. } => Some(ctx),
-            _ => None,
-        }
-    }
-}
-
-/// Says on stderr which backend `auto`'s calibration on `ctx` chose, and why.
-pub fn announce_calibrated(ctx: &GpuContext, on_gpu: bool, why: &str) {
-    if on_gpu {
-        eprintln!("backend: gpu, {} ({why})", ctx.describe());
-    } else {
-        eprintln!("backend: cpu ({why})");
     }
 }

@@ -11,9 +11,10 @@ use rayon::prelude::*;
 use super::args::{
     BackendChoice, CheckpointArgs, KcrossCommand, SeriesFormat, SeriesLayout, SeriesOutput,
 };
-use super::backend::{Chosen, choose_for_checkpoint};
+use super::backend::choose_for_checkpoint;
 use super::print;
 use nimseq::InputError;
+use nimseq::backend::Chosen;
 use nimseq::kcross;
 use nimseq::kcross::gpu::KcrossGpu;
 use nimseq::kcross::sequences::{

@@ -6,10 +6,9 @@ use anyhow::Result;
 use indicatif::ProgressBar;
 
 use super::args::{OctalCommand, OctalScanArgs, SeqFormat};
-use super::backend::{Chosen, announce_calibrated, choose};
 use super::print;
-use nimseq::octal::gpu::OctalGpu;
-use nimseq::octal::scan::{Backend, OctalScanSummary, ScanBackend, ScanOptions};
+use nimseq::backend::choose;
+use nimseq::octal::scan::{Backend, OctalScanSummary, ScanOptions};
 use nimseq::octal::seq::{Reach, describe, stats_lines};
 use nimseq::output::progress_bar;
 use nimseq::output::scan::ScanJob;
@@ -31,6 +30,7 @@ pub fn run(command: OctalCommand) -> Result<()> {
                 max_len: args.max_len,
                 look_for_period: true,
                 max_time: (args.max_time > 0).then(|| Duration::from_secs(args.max_time)),
+                stop: None,
             };
             let report = with_bar(|bar| describe(&args.code, &reach, args.memory.budget(), bar))?;
             print::report(&report, args.format)?;
@@ -53,7 +53,7 @@ pub fn run(command: OctalCommand) -> Result<()> {
                 len: 0,
                 max_len: args.n_max,
                 look_for_period: false,
-                max_time: None,
+                ..Reach::default()
             };
             let report = with_bar(|bar| describe(&args.code, &reach, args.memory.budget(), bar))?;
             match args.format {
@@ -80,20 +80,7 @@ fn run_scan(args: OctalScanArgs) -> Result<()> {
     // Open (or resume) the output before choosing a backend: bad paths fail before any work.
     let job: ScanJob<_, OctalScanSummary> = ScanJob::open(&opts)?;
     let chosen = choose(args.backend)?;
-    let backend = match &chosen {
-        Chosen::Reference => Backend::Cpu(ScanBackend::Reference),
-        Chosen::Cpu => Backend::Cpu(ScanBackend::Cpu),
-        Chosen::Gpu { ctx, auto: false } => {
-            eprintln!("backend: gpu, {}", ctx.describe());
-            Backend::Gpu(OctalGpu::new(ctx)?)
-        }
-        // `auto` on a hardware adapter: whichever is faster on a sample of the scan's codes.
-        Chosen::Gpu { ctx, auto: true } => {
-            let (backend, why) = Backend::faster(&opts, OctalGpu::new(ctx)?)?;
-            announce_calibrated(ctx, matches!(backend, Backend::Gpu(_)), &why);
-            backend
-        }
-    };
+    let backend = Backend::chosen(&chosen, &opts)?;
     // Stdout is line-buffered: one write per row would cost a system call each.
     let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
     let summary = job.run(&backend, &mut stdout)?;

@@ -5,11 +5,10 @@ use std::io;
 use anyhow::{Result, bail};
 
 use super::args::{PlotView, ScanArgs, SubCommand, SurveyArgs};
-use super::backend::{Chosen, announce_calibrated, choose};
 use super::print;
 use nimseq::InputError;
+use nimseq::backend::choose;
 use nimseq::output::scan::ScanJob;
-use nimseq::subtraction::gpu::SubtractionGpu;
 use nimseq::subtraction::plot;
 use nimseq::subtraction::scan::{Backend, ScanOptions};
 use nimseq::subtraction::summary::ScanSummary;
@@ -83,33 +82,13 @@ fn scan_options(args: &ScanArgs) -> Result<ScanOptions> {
     })
 }
 
-/// The scan backend `--backend` asks for. Under `auto`, a scan big enough to matter on a
-/// hardware adapter runs on whichever of the GPU and the CPU path is faster on a sample of its
-/// own triples.
-fn scan_backend<'a>(chosen: &'a Chosen, opts: &ScanOptions) -> Result<Backend<'a>> {
-    Ok(match chosen {
-        Chosen::Reference => Backend::Reference,
-        Chosen::Cpu => Backend::Cpu,
-        Chosen::Gpu { ctx, auto: false } => {
-            eprintln!("backend: gpu, {}", ctx.describe());
-            Backend::Gpu(SubtractionGpu::new(ctx)?)
-        }
-        Chosen::Gpu { ctx, auto: true } => {
-            let gpu = SubtractionGpu::new(ctx)?;
-            let (backend, why) = Backend::faster(&opts.filter, gpu, opts.budget)?;
-            announce_calibrated(ctx, matches!(backend, Backend::Gpu(_)), &why);
-            backend
-        }
-    })
-}
-
 fn scan(args: ScanArgs) -> Result<()> {
     super::keep_freed_memory();
     let opts = scan_options(&args)?;
     // Open (or resume) the output before choosing a backend: bad paths fail before any work.
     let job: ScanJob<_, ScanSummary> = ScanJob::open(&opts)?;
     let chosen = choose(args.backend)?;
-    let backend = scan_backend(&chosen, &opts)?;
+    let backend = Backend::chosen(&chosen, &opts)?;
     // Stdout is line-buffered: one write per row would cost a system call each.
     let mut stdout = io::BufWriter::with_capacity(1 << 20, io::stdout().lock());
     let summary = job.run(&backend, &mut stdout)?;
@@ -122,7 +101,7 @@ fn survey(args: SurveyArgs) -> Result<()> {
     let opts = scan_options(&args.scan)?;
     let job: ScanJob<_, Survey> = ScanJob::open(&opts)?;
     let chosen = choose(args.scan.backend)?;
-    let backend = scan_backend(&chosen, &opts)?;
+    let backend = Backend::chosen(&chosen, &opts)?;
     // Rows go to --out when given; the report is what this command prints.
     let survey = job.run(&backend, &mut io::sink())?;
     println!("{survey}");

@@ -5,7 +5,7 @@
 //! ([`crate::output::scan`]); a sample of the GPU's rows is re-checked on the CPU path.
 
 use std::fmt;
-use std::io::{self, Write};
+use std::io;
 
 use indicatif::ProgressBar;
 use rayon::prelude::*;
@@ -16,13 +16,17 @@ use super::fast::{Engine, best_split};
 use super::gpu::OctalGpu;
 use super::reference;
 use super::seq::{Certificate, OctalError, certify_prefix, checksum, look_lengths, memory};
+use crate::backend::{Chosen, announce_calibrated};
 use crate::memory::{Budget, OverBudget};
 use crate::output::resumable::ResumeError;
 use crate::output::scan::{Plan, Sample, Scan, ScanOutput, SolveOn, Tally};
-use crate::output::{Format, Row};
+use crate::output::{Field, Format, Row};
 
 /// Digits after the point a scan may ask for: 6 is 229,376 codes.
 pub const MAX_DIGITS: usize = 6;
+
+/// Values `n_max` a scan computes of each code (`--n-max`).
+pub const N_MAX_RANGE: std::ops::RangeInclusive<u64> = 1..=1 << 24;
 
 /// Which CPU solver computes a code's row; both give identical rows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -174,6 +178,26 @@ impl fmt::Display for Calibration {
 }
 
 impl<'c> Backend<'c> {
+    /// The backend `chosen` stands for. Under `auto` on a hardware adapter, whichever of the
+    /// GPU and the CPU path is faster on a sample of the scan's codes ([`Self::faster`]);
+    /// stderr says which runs.
+    pub fn chosen(chosen: &'c Chosen, opts: &ScanOptions) -> Result<Self, ScanError> {
+        Ok(match chosen {
+            Chosen::Reference => Backend::Cpu(ScanBackend::Reference),
+            Chosen::Cpu => Backend::Cpu(ScanBackend::Cpu),
+            Chosen::Gpu { ctx, auto: false } => {
+                eprintln!("backend: gpu, {}", ctx.describe());
+                Backend::Gpu(OctalGpu::new(ctx).map_err(OctalError::Gpu)?)
+            }
+            Chosen::Gpu { ctx, auto: true } => {
+                let gpu = OctalGpu::new(ctx).map_err(OctalError::Gpu)?;
+                let (backend, why) = Backend::faster(opts, gpu)?;
+                announce_calibrated(ctx, matches!(backend, Backend::Gpu(_)), &why);
+                backend
+            }
+        })
+    }
+
     /// `auto` on a hardware GPU: whichever of `gpu` and the CPU path is faster on a sample of
     /// the scan's codes ([`Calibration`]), with the reason in words. Small scans, and a GPU
     /// that fails its calibration, take the CPU path; rows that differ are a bug and an error.
@@ -277,20 +301,16 @@ impl Row for OctalRow {
     const CSV_HEADER: &'static str =
         "code,period,preperiod,certified_at,computed,max_value,rare_count,checksum";
 
-    fn write_csv(&self, out: &mut Vec<u8>) -> io::Result<()> {
-        let field = |x: Option<usize>| x.map_or(String::new(), |x| x.to_string());
-        writeln!(
-            out,
-            "{},{},{},{},{},{},{},{}",
-            self.code,
-            field(self.period),
-            field(self.preperiod),
-            field(self.certified_at),
-            self.computed,
-            self.max_value,
-            self.rare_count,
-            self.checksum
-        )
+    fn fields(&self, out: &mut dyn FnMut(Field<'_>)) {
+        let number = |x: Option<usize>| x.map_or(Field::Missing, |x| Field::Unsigned(x as u64));
+        out(Field::Text(&self.code));
+        out(number(self.period));
+        out(number(self.preperiod));
+        out(number(self.certified_at));
+        out(Field::Unsigned(self.computed as u64));
+        out(Field::Unsigned(self.max_value.into()));
+        out(Field::Unsigned(self.rare_count));
+        out(Field::Text(&self.checksum));
     }
 }
 
@@ -427,6 +447,12 @@ impl Scan for ScanOptions {
 
     fn header(&self) -> &'static str {
         OctalRow::CSV_HEADER
+    }
+
+    fn fields(&self, _: &[OctalCode], rows: &[OctalRow], out: &mut dyn FnMut(Field<'_>)) {
+        for row in rows {
+            row.fields(out);
+        }
     }
 
     fn rows(&self, _: &[OctalCode], rows: &[OctalRow]) -> io::Result<Vec<Vec<u8>>> {

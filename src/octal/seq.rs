@@ -3,6 +3,7 @@
 
 use std::collections::BTreeMap;
 use std::fmt;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use indicatif::ProgressBar;
@@ -27,6 +28,9 @@ pub enum OctalError {
     TooLarge(#[from] TooLarge),
     #[error(transparent)]
     Gpu(#[from] crate::gpu::GpuError),
+    /// [`Reach::stop`] was set (a Ctrl-C in Python): no report.
+    #[error("interrupted")]
+    Interrupted,
 }
 
 /// Bytes the values of `len` heap sizes take at most (the values, the rare list if every size
@@ -142,8 +146,8 @@ pub fn certify_prefix(code: &OctalCode, g: &[u32]) -> Option<Certificate> {
 }
 
 /// How far [`describe`] goes.
-#[derive(Clone, Copy, Debug)]
-pub struct Reach {
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Reach<'a> {
     /// Values to show.
     pub len: usize,
     /// The most values to compute (`seq`), or the values to compute (`stats`).
@@ -153,20 +157,27 @@ pub struct Reach {
     pub look_for_period: bool,
     /// `seq` stops looking once this much time has passed, and certifies what it computed.
     pub max_time: Option<Duration>,
+    /// Set from elsewhere (a Ctrl-C) to end the work at the next step, with
+    /// [`OctalError::Interrupted`].
+    pub stop: Option<&'a AtomicBool>,
 }
 
 /// Values computed between two looks at the clock and the progress bar.
 const STEP: usize = 1 << 12;
 
 /// Extends `engine` to `len` values, `STEP` at a time, showing them on `bar`; `false` if
-/// `deadline` came first.
+/// `deadline` came first, an error if `stop` was set.
 fn extend_until(
     engine: &mut Engine,
     len: usize,
     deadline: Option<Instant>,
+    stop: Option<&AtomicBool>,
     bar: &ProgressBar,
-) -> Result<bool, TooLarge> {
+) -> Result<bool, OctalError> {
     while engine.values().len() < len {
+        if stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+            return Err(OctalError::Interrupted);
+        }
         if deadline.is_some_and(|d| Instant::now() >= d) {
             return Ok(false);
         }
@@ -191,6 +202,7 @@ pub fn describe(
         max_len,
         look_for_period,
         max_time,
+        stop,
     } = reach;
     let target = max_len.max(len);
     budget.check(memory(target), || format!("{target} values of {code}"))?;
@@ -201,7 +213,7 @@ pub fn describe(
     if look_for_period {
         let deadline = max_time.map(|t| Instant::now() + t);
         for at in look_lengths(code, max_len) {
-            timed_out = !extend_until(&mut engine, at, deadline, bar)?;
+            timed_out = !extend_until(&mut engine, at, deadline, stop, bar)?;
             certificate = certify_prefix(code, engine.values());
             if certificate.is_some() || timed_out {
                 break;
@@ -210,7 +222,7 @@ pub fn describe(
     }
     // `stats` computes what it was asked; `seq` what it showed or certified.
     let last = if look_for_period { len } else { target };
-    extend_until(&mut engine, last, None, bar)?;
+    extend_until(&mut engine, last, None, stop, bar)?;
     let g = engine.values();
     let mut frequencies = BTreeMap::new();
     for &v in g {

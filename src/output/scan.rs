@@ -16,13 +16,14 @@ use std::hash::{BuildHasher, Hash};
 use std::io::{self, Write};
 use std::path::PathBuf;
 use std::str::FromStr;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use indicatif::ProgressBar;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 use super::resumable::{ResumableFile, ResumeError};
-use super::{Format, progress_bar};
+use super::{Field, Format, progress_bar};
 
 /// Which part of a scan this run does: the `index`-th (1-based) of `count` contiguous parts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -122,6 +123,15 @@ pub trait Scan: Serialize + Sync {
     /// The rows of `items` in the output format, in order, in pieces (formatted on all cores
     /// where that pays).
     fn rows(&self, items: &[Self::Item], solved: &[Self::Solved]) -> io::Result<Vec<Vec<u8>>>;
+    /// The same rows as typed fields, in order ([`Row::fields`](super::Row::fields)), for a
+    /// reader of columns.
+    fn fields(&self, items: &[Self::Item], solved: &[Self::Solved], out: &mut dyn FnMut(Field<'_>));
+}
+
+/// Where [`ScanJob`] sends the rows it does not write to a file.
+enum Sink<'s> {
+    Text(&'s mut dyn Write),
+    Fields(&'s mut dyn FnMut(Field<'_>)),
 }
 
 /// How a backend `B` runs a [`Scan`].
@@ -188,6 +198,8 @@ pub struct ScanJob<'w, W, T> {
     end: u64,
     file: Option<ResumableFile>,
     tally: T,
+    /// Set from elsewhere (a Ctrl-C) to end the run after the calls in flight.
+    stop: Option<&'w AtomicBool>,
 }
 
 /// One call's chunks, solved, their rows already formatted.
@@ -215,6 +227,7 @@ impl<'w, W: Scan, T: Tally<W::Item, W::Solved>> ScanJob<'w, W, T> {
             end,
             file: None,
             tally: T::default(),
+            stop: None,
         };
         if let Some(path) = &output.out {
             let (file, checkpoint) = ResumableFile::open::<T>(path, &job, output.resume)?;
@@ -227,23 +240,56 @@ impl<'w, W: Scan, T: Tally<W::Item, W::Solved>> ScanJob<'w, W, T> {
         Ok(scan)
     }
 
+    /// Ends the run once `stop` is set: no call starts after that, the calls in flight are
+    /// written and checkpointed (a `--resume` goes on from them), and [`Self::run`] returns an
+    /// [`io::ErrorKind::Interrupted`] error.
+    pub fn stop_on(mut self, stop: &'w AtomicBool) -> Self {
+        self.stop = Some(stop);
+        self
+    }
+
+    fn stopped(&self) -> bool {
+        self.stop.is_some_and(|s| s.load(Ordering::Relaxed))
+    }
+
     /// Runs the remaining chunks on `backend`, rows to the file or to `stdout`; returns the
     /// totals of every row of this shard, resumed ones included.
-    pub fn run<B: Sync>(mut self, backend: &B, stdout: &mut dyn Write) -> Result<T, W::Error>
+    pub fn run<B: Sync>(self, backend: &B, stdout: &mut dyn Write) -> Result<T, W::Error>
+    where
+        W: SolveOn<B>,
+    {
+        self.run_into(backend, Sink::Text(stdout))
+    }
+
+    /// [`Self::run`] for a reader of columns: each row's typed fields go to `fields`, in
+    /// order, and no text is made (unless the scan has a file, which gets its rows too).
+    pub fn run_fields<B: Sync>(
+        self,
+        backend: &B,
+        fields: &mut dyn FnMut(Field<'_>),
+    ) -> Result<T, W::Error>
+    where
+        W: SolveOn<B>,
+    {
+        self.run_into(backend, Sink::Fields(fields))
+    }
+
+    fn run_into<B: Sync>(mut self, backend: &B, mut sink: Sink<'_>) -> Result<T, W::Error>
     where
         W: SolveOn<B>,
     {
         let work = self.work;
+        let text = self.file.is_some() || matches!(sink, Sink::Text(_));
         let plan = work.plan(backend)?;
         let output = work.output();
         let cs = output.chunk();
         let total = work.count();
         if self.next == 0 {
-            let sink: &mut dyn Write = match &mut self.file {
-                Some(f) => f.writer(),
-                None => stdout,
-            };
-            output.format.write_header(sink, work.header())?;
+            match (&mut self.file, &mut sink) {
+                (Some(f), _) => output.format.write_header(f.writer(), work.header())?,
+                (None, Sink::Text(stdout)) => output.format.write_header(*stdout, work.header())?,
+                (None, Sink::Fields(_)) => {}
+            }
         }
         let items_below = |chunk: u64| (chunk * cs).min(total);
         let bar = progress_bar(items_below(self.end) - items_below(self.first), W::UNIT);
@@ -251,11 +297,14 @@ impl<'w, W: Scan, T: Tally<W::Item, W::Solved>> ScanJob<'w, W, T> {
         let solve = |items: Vec<W::Item>| -> Result<Solved<W::Item, W::Solved>, W::Error> {
             let solved = work.solve(backend, &items, &bar)?;
             bar.set_message("");
-            let rows = items
-                .chunks(cs as usize)
-                .zip(solved.chunks(cs as usize))
-                .map(|(items, solved)| work.rows(items, solved))
-                .collect::<io::Result<_>>()?;
+            let rows = match text {
+                true => items
+                    .chunks(cs as usize)
+                    .zip(solved.chunks(cs as usize))
+                    .map(|(items, solved)| work.rows(items, solved))
+                    .collect::<io::Result<_>>()?,
+                false => Vec::new(),
+            };
             Ok(Solved {
                 items,
                 solved,
@@ -281,7 +330,7 @@ impl<'w, W: Scan, T: Tally<W::Item, W::Solved>> ScanJob<'w, W, T> {
                 Vec::new()
             };
             loop {
-                while in_flight.len() < plan.calls_in_flight.max(1) && k < end {
+                while in_flight.len() < plan.calls_in_flight.max(1) && k < end && !self.stopped() {
                     let call = std::mem::take(&mut listed);
                     in_flight.push_back((k, scope.spawn(|| solve(call))));
                     k += chunks_from(k);
@@ -290,9 +339,14 @@ impl<'w, W: Scan, T: Tally<W::Item, W::Solved>> ScanJob<'w, W, T> {
                     }
                 }
                 if let Some((first_chunk, done)) = solved.take() {
-                    self.write(first_chunk, &done, stdout, &bar)?;
+                    self.write(first_chunk, &done, &mut sink, &bar)?;
                 }
                 let Some((first_chunk, solving)) = in_flight.pop_front() else {
+                    if k < end {
+                        return Err(
+                            io::Error::new(io::ErrorKind::Interrupted, "interrupted").into()
+                        );
+                    }
                     break;
                 };
                 let done = solving.join().expect("the solver thread does not panic")?;
@@ -300,10 +354,11 @@ impl<'w, W: Scan, T: Tally<W::Item, W::Solved>> ScanJob<'w, W, T> {
             }
             Ok(())
         })?;
-        match &mut self.file {
+        match (&mut self.file, sink) {
             // An empty shard still completes its file.
-            Some(f) => f.commit(self.end, &self.tally, true)?,
-            None => stdout.flush()?,
+            (Some(f), _) => f.commit(self.end, &self.tally, true)?,
+            (None, Sink::Text(stdout)) => stdout.flush()?,
+            (None, Sink::Fields(_)) => {}
         }
         bar.finish_and_clear();
         Ok(self.tally)
@@ -315,18 +370,27 @@ impl<'w, W: Scan, T: Tally<W::Item, W::Solved>> ScanJob<'w, W, T> {
         &mut self,
         first_chunk: u64,
         done: &Solved<W::Item, W::Solved>,
-        stdout: &mut dyn Write,
+        sink: &mut Sink<'_>,
         bar: &ProgressBar,
     ) -> Result<(), W::Error> {
         let cs = self.work.output().chunk() as usize;
         let chunks = done.items.chunks(cs).zip(done.solved.chunks(cs));
-        for (k, ((items, solved), rows)) in (first_chunk..).zip(chunks.zip(&done.rows)) {
-            let sink: &mut dyn Write = match &mut self.file {
-                Some(f) => f.writer(),
-                None => &mut *stdout,
+        // Without text (fields only), no chunk has rows.
+        let none = Vec::new();
+        let rows = done.rows.iter().chain(std::iter::repeat(&none));
+        for (k, ((items, solved), rows)) in (first_chunk..).zip(chunks.zip(rows)) {
+            let text: Option<&mut dyn Write> = match (&mut self.file, &mut *sink) {
+                (Some(f), _) => Some(f.writer()),
+                (None, Sink::Text(stdout)) => Some(&mut **stdout),
+                (None, Sink::Fields(_)) => None,
             };
-            for piece in rows {
-                sink.write_all(piece)?;
+            if let Some(text) = text {
+                for piece in rows {
+                    text.write_all(piece)?;
+                }
+            }
+            if let Sink::Fields(fields) = sink {
+                self.work.fields(items, solved, *fields);
             }
             for (item, s) in items.iter().zip(solved) {
                 self.tally.add(item, s);

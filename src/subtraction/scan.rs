@@ -16,11 +16,12 @@ use super::theory::predict::TheoryColumns;
 use super::triple::{Triple, TripleFilter};
 use super::triple_solver::TripleSolver;
 use super::{reference, triple_solver};
+use crate::backend::{Chosen, announce_calibrated};
 use crate::gpu::GpuError;
 use crate::memory::{Budget, OverBudget};
 use crate::output::resumable::ResumeError;
 use crate::output::scan::{Plan, Sample, Scan, ScanJob, ScanOutput, SolveOn, Tally};
-use crate::output::{CsvLine, Row};
+use crate::output::{CsvLine, Field, Row};
 
 /// One row of a scan's output.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -43,17 +44,25 @@ pub const THEORY_CSV_HEADER: &str = "a,b,c,period,preperiod,outcome_period,outco
 impl Row for ScanRow {
     const CSV_HEADER: &'static str = "a,b,c,period,preperiod,outcome_period,outcome_preperiod";
 
+    fn fields(&self, out: &mut dyn FnMut(Field<'_>)) {
+        for n in self.numbers() {
+            out(Field::Unsigned(n));
+        }
+        if let Some(t) = &self.theory {
+            for n in [t.g, t.rho, t.k] {
+                out(Field::Unsigned(n as u64));
+            }
+            for b in [t.t0, t.t1, t.t2] {
+                out(Field::Bool(b));
+            }
+            out(Field::Signed(t.predicted_period));
+            out(Field::Text(t.agrees));
+        }
+    }
+
     fn write_csv(&self, out: &mut Vec<u8>) -> io::Result<()> {
         let mut line = CsvLine::new(out);
-        for field in [
-            self.a as u64,
-            self.b as u64,
-            self.c as u64,
-            self.period as u64,
-            self.preperiod as u64,
-            self.outcome_period as u64,
-            self.outcome_preperiod as u64,
-        ] {
+        for field in self.numbers() {
             line.field(field);
         }
         match &self.theory {
@@ -74,6 +83,19 @@ impl Row for ScanRow {
 }
 
 impl ScanRow {
+    /// The fields every row has: the moves and the certified periods.
+    fn numbers(&self) -> [u64; 7] {
+        [
+            self.a as u64,
+            self.b as u64,
+            self.c as u64,
+            self.period as u64,
+            self.preperiod as u64,
+            self.outcome_period as u64,
+            self.outcome_preperiod as u64,
+        ]
+    }
+
     fn new(t: Triple, s: &Solution, theory: bool) -> Self {
         ScanRow {
             theory: theory.then(|| {
@@ -114,6 +136,26 @@ impl Backend<'_> {
             Backend::Gpu(_) => 0.001,
             _ => 0.0,
         }
+    }
+
+    /// The backend `chosen` stands for. Under `auto`, a scan big enough to matter on a
+    /// hardware adapter runs on whichever of the GPU and the CPU path is faster on a sample of
+    /// its own triples ([`Self::faster`]); stderr says which runs.
+    pub fn chosen<'a>(chosen: &'a Chosen, opts: &ScanOptions) -> Result<Backend<'a>, ScanError> {
+        Ok(match chosen {
+            Chosen::Reference => Backend::Reference,
+            Chosen::Cpu => Backend::Cpu,
+            Chosen::Gpu { ctx, auto: false } => {
+                eprintln!("backend: gpu, {}", ctx.describe());
+                Backend::Gpu(SubtractionGpu::new(ctx)?)
+            }
+            Chosen::Gpu { ctx, auto: true } => {
+                let gpu = SubtractionGpu::new(ctx)?;
+                let (backend, why) = Backend::faster(&opts.filter, gpu, opts.budget)?;
+                announce_calibrated(ctx, matches!(backend, Backend::Gpu(_)), &why);
+                backend
+            }
+        })
     }
 
     /// `auto` on a hardware GPU: whichever of `gpu` and the fast CPU path is faster on a
@@ -338,6 +380,9 @@ pub struct ScanOptions {
     pub budget: Budget,
 }
 
+/// The largest moves `c_max` a scan takes (`--c-max`).
+pub const C_MAX_RANGE: std::ops::RangeInclusive<i64> = 3..=100_000;
+
 /// Default chunk size: large enough to fill a big GPU, small enough to checkpoint often.
 pub const DEFAULT_CHUNK_SIZE: u64 = 1 << 18;
 
@@ -374,6 +419,12 @@ impl Scan for ScanOptions {
         match self.theory {
             true => THEORY_CSV_HEADER,
             false => ScanRow::CSV_HEADER,
+        }
+    }
+
+    fn fields(&self, triples: &[Triple], solutions: &[Solution], out: &mut dyn FnMut(Field<'_>)) {
+        for (&t, s) in triples.iter().zip(solutions) {
+            ScanRow::new(t, s, self.theory).fields(out);
         }
     }
 

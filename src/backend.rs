@@ -1,0 +1,94 @@
+//! The one place a backend choice (`--backend`, or `backend=` in Python) becomes a backend:
+//! the command line and the Python binding both choose here.
+
+use crate::gpu::{GpuContext, GpuError};
+
+/// Which implementation computes a result; all give the same values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum BackendChoice {
+    /// The GPU if a hardware adapter is found, else the fast CPU path (says which on stderr).
+    Auto,
+    /// The spec's recurrence and period search, one value at a time.
+    Reference,
+    /// Bit-parallel recurrence on all cores.
+    Cpu,
+    /// WGSL compute shader through wgpu.
+    Gpu,
+}
+
+/// What a [`BackendChoice`] chose.
+pub enum Chosen {
+    Reference,
+    Cpu,
+    /// An adapter (boxed: it is large beside the others), and whether `auto` took it (a scan
+    /// then times it against the CPU path).
+    Gpu {
+        ctx: Box<GpuContext>,
+        auto: bool,
+    },
+}
+
+/// `gpu` insists on an adapter; `auto` takes a hardware one, else the fast CPU path. Says on
+/// stderr which backend runs, except for a GPU, which the caller names ([`Chosen::announce`]):
+/// a scan says more about it.
+pub fn choose(choice: BackendChoice) -> Result<Chosen, GpuError> {
+    Ok(match choice {
+        BackendChoice::Reference => {
+            eprintln!("backend: reference");
+            Chosen::Reference
+        }
+        BackendChoice::Cpu => {
+            eprintln!("backend: cpu");
+            Chosen::Cpu
+        }
+        BackendChoice::Gpu => Chosen::Gpu {
+            ctx: Box::new(GpuContext::new()?),
+            auto: false,
+        },
+        BackendChoice::Auto => match GpuContext::new() {
+            Ok(ctx) if ctx.info.device_type != wgpu::DeviceType::Cpu => Chosen::Gpu {
+                ctx: Box::new(ctx),
+                auto: true,
+            },
+            Ok(found) => {
+                eprintln!(
+                    "backend: cpu ({} is a software adapter, slower than the CPU path)",
+                    found.info.name
+                );
+                Chosen::Cpu
+            }
+            // A setting the user made (an adapter by name, a binding size) is theirs to fix.
+            Err(e @ GpuError::Setting { .. }) => return Err(e),
+            Err(e) => {
+                eprintln!("backend: cpu ({e})");
+                Chosen::Cpu
+            }
+        },
+    })
+}
+
+impl Chosen {
+    /// Says on stderr that the GPU runs, if it does.
+    pub fn announce(self) -> Self {
+        if let Chosen::Gpu { ctx, .. } = &self {
+            eprintln!("backend: gpu, {}", ctx.describe());
+        }
+        self
+    }
+
+    pub fn gpu(&self) -> Option<&GpuContext> {
+        match self {
+            Chosen::Gpu { ctx, .. } => Some(ctx),
+            _ => None,
+        }
+    }
+}
+
+/// Says on stderr which backend `auto`'s calibration on `ctx` chose, and why.
+pub fn announce_calibrated(ctx: &GpuContext, on_gpu: bool, why: &str) {
+    if on_gpu {
+        eprintln!("backend: gpu, {} ({why})", ctx.describe());
+    } else {
+        eprintln!("backend: cpu ({why})");
+    }
+}

@@ -1,0 +1,69 @@
+//! Which errors are the user's to fix: the command line exits 2 on them, the Python binding
+//! raises `ValueError`. One list, so that both agree.
+
+use crate::InputError;
+use crate::arrows::reference::ReferenceError;
+use crate::arrows::spider_gpu::FillError;
+use crate::gpu::GpuError;
+use crate::kcross::table::TableError;
+use crate::memory::OverBudget;
+use crate::octal::scan::ScanError as OctalScanError;
+use crate::octal::seq::OctalError;
+use crate::output::checkpoint::CheckpointError;
+use crate::output::resumable::ResumeError;
+use crate::subtraction::scan::ScanError;
+use crate::subtraction::seq::SeqError;
+
+/// Whether an error is the user's to fix: what nimseq refuses before or instead of working
+/// (exit code 2 at the command line, `ValueError` in Python).
+pub fn is_bad_input(e: &anyhow::Error) -> bool {
+    e.chain().any(|c| {
+        c.is::<InputError>()
+            || c.is::<OverBudget>()
+            || c.is::<ResumeError>()
+            || c.is::<CheckpointError>()
+            || c.is::<ReferenceError>()
+            || matches!(c.downcast_ref::<SeqError>(), Some(SeqError::OverBudget(_)))
+            || matches!(
+                c.downcast_ref::<OctalError>(),
+                Some(OctalError::OverBudget(_))
+            )
+            || matches!(
+                c.downcast_ref::<TableError>(),
+                Some(
+                    TableError::OverBudget(_)
+                        | TableError::RingsOverBudget { .. }
+                        | TableError::TooLong { .. }
+                        | TableError::Checkpoint(_)
+                )
+            )
+            || matches!(
+                c.downcast_ref::<ScanError>(),
+                Some(ScanError::Output(_) | ScanError::OverBudget(_))
+            )
+            || matches!(
+                c.downcast_ref::<FillError>(),
+                Some(FillError::Checkpoint(_))
+            )
+            || matches!(
+                c.downcast_ref::<OctalScanError>(),
+                Some(
+                    OctalScanError::OverBudget(_)
+                        | OctalScanError::Resume(_)
+                        | OctalScanError::Octal(OctalError::OverBudget(_))
+                )
+            )
+            || matches!(c.downcast_ref::<OctalScanError>(), Some(OctalScanError::Octal(OctalError::Gpu(e))) if refused(e))
+            || c.downcast_ref::<GpuError>().is_some_and(refused)
+            || matches!(c.downcast_ref::<TableError>(), Some(TableError::Gpu(e)) if refused(e))
+            || matches!(c.downcast_ref::<FillError>(), Some(FillError::Gpu(e)) if refused(e))
+    })
+}
+
+/// A GPU error that refuses what was asked (a size, a setting) rather than failing at it.
+fn refused(e: &GpuError) -> bool {
+    matches!(
+        e,
+        GpuError::TableTooLarge { .. } | GpuError::TooLarge { .. } | GpuError::Setting { .. }
+    )
+}
