@@ -1,0 +1,87 @@
+"""The rows of a scan as columns, and its summary."""
+
+from __future__ import annotations
+
+from typing import Any, Dict, Optional, Union
+
+import numpy as np
+
+
+class ScanSummary(dict):
+    """A scan's totals, as the command line prints them on stderr.
+
+    A dict of the totals (their names as in the JSON of a checkpoint), with the command line's
+    text in :attr:`text` and its ``checksum:`` line in :attr:`checksum`.
+    """
+
+    def __init__(self, fields: Dict[str, Any], text: str) -> None:
+        super().__init__(fields)
+        self.text = text
+
+    @property
+    def checksum(self) -> Optional[str]:
+        """The ``checksum:`` line's value (subtraction scans), or ``None``."""
+        for line in self.text.splitlines():
+            if line.startswith("checksum:"):
+                return line.split(":", 1)[1].strip()
+        return None
+
+    def __str__(self) -> str:
+        return self.text
+
+
+Column = Union[np.ndarray, "np.ma.MaskedArray"]
+
+
+class ScanTable(dict):
+    """The rows of a scan: a dict of NumPy columns in the command line's column order.
+
+    ``pandas.DataFrame(table)`` and ``polars.DataFrame(table)`` take it as it is. Whole numbers
+    are ``uint32`` (``uint64`` where one does not fit, ``int64`` where they may be negative),
+    text columns (an octal ``code``, a ``checksum``) are arrays of ``str`` objects, so that a
+    code such as ``0.70`` stays as written. A column with missing values (the period of an
+    octal code not settled) is a masked array: polars reads it with nulls; pandas turns it into
+    floats, which :meth:`to_pandas` avoids.
+    """
+
+    def __init__(self, columns: Dict[str, Any], summary: ScanSummary) -> None:
+        super().__init__((name, _column(data)) for name, data in columns.items())
+        self.summary = summary
+
+    @property
+    def rows(self) -> int:
+        """How many rows the scan gave."""
+        return len(next(iter(self.values()))) if self else 0
+
+    def to_pandas(self) -> Any:
+        """A ``pandas.DataFrame``, columns with missing values as nullable integers."""
+        import pandas as pd
+
+        data = {}
+        for name, column in self.items():
+            if isinstance(column, np.ma.MaskedArray):
+                # Integers with a mask: pandas' nullable UInt32 (or UInt64, Int64).
+                mask = np.ma.getmaskarray(column)
+                column = pd.arrays.IntegerArray(np.ma.getdata(column), mask)
+            data[name] = column
+        return pd.DataFrame(data)
+
+    def to_polars(self) -> Any:
+        """A ``polars.DataFrame`` (the same as ``polars.DataFrame(table)``)."""
+        import polars as pl
+
+        return pl.DataFrame(dict(self))
+
+    def __repr__(self) -> str:
+        return f"ScanTable({self.rows:,} rows: {', '.join(self)})"
+
+
+def _column(data: Any) -> Column:
+    if isinstance(data, tuple):
+        values, mask = data
+        return np.ma.MaskedArray(values, mask=mask)
+    if isinstance(data, list):
+        column = np.empty(len(data), dtype=object)
+        column[:] = data
+        return column
+    return data

@@ -1,0 +1,161 @@
+"""Octal games (take-and-break) ``d0.d1d2...dt``: Kayles ``0.77``, Treblecross ``0.007``, ...
+
+The Python face of ``nimseq octal``: :func:`values` (``octal stats``' values), :func:`period`
+(``octal seq``'s certified period) and :func:`scan` (``octal scan``).
+"""
+
+from __future__ import annotations
+
+import operator
+import os
+from dataclasses import dataclass
+from typing import Optional, Tuple, Union
+
+import numpy as np
+
+from . import _nimseq
+from ._table import ScanSummary, ScanTable
+from .sub import Bytes, _result
+
+__all__ = ["Certificate", "period", "scan", "values"]
+
+
+def values(code: str, n: int, *, mem_budget: Bytes = None) -> np.ndarray:
+    """G(0), ..., G(n-1) of the octal game ``code``.
+
+    Args:
+        code: the code d0.d1d2...dt as a string: d0 is 0 or 4, the digits 0 to 7 (e.g.
+            "0.77", "0.007", "4.07"). A string, since 0.7 and 0.70 are different games.
+        n: how many values.
+        mem_budget: most memory the values may take [default: half the machine's memory].
+
+    Returns:
+        A NumPy array of the values, the smallest unsigned type that holds them.
+
+    Example::
+
+        >>> nimseq.octal.values("0.77", 12)
+        array([0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6], dtype=uint8)
+    """
+    return _nimseq.octal_values(_code(code), operator.index(n), mem_budget)
+
+
+@dataclass(frozen=True)
+class Certificate:
+    """A proved period of an octal game, or none within ``computed`` values.
+
+    Attributes:
+        code: the code as nimseq writes it.
+        certified: whether a period was proved; if not, period, preperiod and window are
+            ``None``.
+        period: the least period p.
+        preperiod: the pre-period n0: G(n + p) = G(n) for every n >= n0, and n0 is least.
+        window: ``(from, to)``: G(n + p) = G(n) was checked for n in [from, to), which
+            proves it for all n >= from.
+        window_kind: "guy-smith" (a code whose moves split heaps: the window 2 n0 + p + t)
+            or "last-t" (no move splits a heap).
+        computed: the values computed, G(0..computed).
+        timed_out: whether ``max_time`` ended the search.
+        max_value: the largest value computed.
+        rare_count: the rare sizes of the split the engine chose.
+        checksum: ogsolve's checksum of the values computed.
+    """
+
+    code: str
+    certified: bool
+    period: Optional[int]
+    preperiod: Optional[int]
+    window: Optional[Tuple[int, int]]
+    window_kind: Optional[str]
+    computed: int
+    timed_out: bool
+    max_value: int
+    rare_count: int
+    checksum: str
+
+
+def period(
+    code: str, *, max_len: int = 1 << 20, max_time: float = 20.0, mem_budget: Bytes = None
+) -> Certificate:
+    """The certified least period and pre-period of an octal game (``nimseq octal seq``).
+
+    A period is looked for at each doubling of the length from 1024, and proved by the
+    Guy-Smith window, never guessed.
+
+    Args:
+        code: the code, e.g. "0.16".
+        max_len: give up if no period is certified within this many values [default: 2^20].
+        max_time: stop looking after this many seconds and certify what was computed
+            (0: no limit) [default: 20].
+        mem_budget: most memory the values may take [default: half the machine's memory].
+
+    Returns:
+        A :class:`Certificate` (``certified`` false where none was proved).
+
+    Example::
+
+        >>> c = nimseq.octal.period("0.16")
+        >>> (c.period, c.preperiod)
+        (149459, 105351)
+    """
+    return Certificate(
+        **_nimseq.octal_period(_code(code), operator.index(max_len), float(max_time), mem_budget)
+    )
+
+
+def scan(
+    *,
+    digits: int = 3,
+    n_max: int = 1 << 16,
+    backend: str = "auto",
+    out: Union[str, "os.PathLike[str]", None] = None,
+    resume: bool = False,
+    format: str = "csv",
+    shard: str = "1/1",
+    chunk_size: int = 16,
+    verify_sample: Optional[float] = None,
+    mem_budget: Bytes = None,
+) -> Union[ScanTable, ScanSummary]:
+    """Every code 0.d1...dk with dk != 0 to ``n_max``: ``nimseq octal scan``.
+
+    One row per code: code, period, preperiod, certified_at (empty where no period was
+    proved), computed, max_value, rare_count, checksum (ogsolve's, of G(0..n_max)).
+
+    Args:
+        digits: digits after the point (1 to 6): 3 is 448 codes, 4 is 3,584.
+        n_max: values G(0..n_max) of each code (1 to 2^24); a period is looked for at each
+            doubling from 1024.
+        backend: "auto", "cpu", "gpu" or "reference"; all give identical rows.
+        out: write the rows to this file (resumable) instead of returning them.
+        resume: continue an interrupted scan of ``out``.
+        format: "csv" or "jsonl", for ``out``.
+        shard: run the i-th of N contiguous parts, "i/N".
+        chunk_size: codes per chunk: the unit of checkpoints and shards.
+        verify_sample: fraction of rows re-checked by a plainer solver [default: 0.01 on the
+            GPU, else 0].
+        mem_budget: most memory the values may take [default: half the machine's memory].
+
+    Returns:
+        Without ``out``, a :class:`ScanTable` (the period columns masked where a code was not
+        settled); with ``out``, the :class:`ScanSummary`.
+
+    Example::
+
+        >>> t = nimseq.octal.scan(digits=2, n_max=4096)
+        >>> t.rows, t.summary["settled"]
+        (56, 40)
+    """
+    columns, fields, text = _nimseq.octal_scan(
+        digits, n_max, backend, None if out is None else os.fspath(out), resume, format,
+        shard, chunk_size, verify_sample, mem_budget,
+    )
+    return _result(columns, fields, text)
+
+
+def _code(code: str) -> str:
+    if not isinstance(code, str):
+        raise TypeError(
+            f"an octal code is a string such as '0.77', not {type(code).__name__}"
+            " (0.7 and 0.70 are different games)"
+        )
+    return code

@@ -1,0 +1,192 @@
+"""Subtraction games ``S = {a, b, c, ...}``: ``G(x) = mex{G(x - s) : s in S, s <= x}``.
+
+The Python face of ``nimseq sub``: :func:`values` (``sub seq``'s values), :func:`period`
+(its certified period) and :func:`scan` (``sub scan``).
+"""
+
+from __future__ import annotations
+
+import operator
+import os
+import sys
+from dataclasses import dataclass
+from typing import Iterable, Optional, Tuple, Union
+
+import numpy as np
+
+from . import _nimseq
+from ._table import ScanSummary, ScanTable
+
+Moves = Union[str, Iterable[int]]
+Bytes = Union[int, str, None]
+
+__all__ = ["Certificate", "period", "scan", "values"]
+
+
+def _moves(moves: Moves) -> str:
+    """The set as the command line writes it: "1,4,7"."""
+    if isinstance(moves, str):
+        return moves
+    return ",".join(str(operator.index(m)) for m in moves)
+
+
+def values(moves: Moves, n: int, *, mem_budget: Bytes = None) -> np.ndarray:
+    """G(0), ..., G(n-1) of the subtraction game with these moves.
+
+    Args:
+        moves: the subtraction set, as a list of distinct positive integers or as the
+            command line writes it ("3,8,13"); any finite set (up to 64 moves).
+        n: how many values.
+        mem_budget: most memory the values may take, bytes or a size such as "16G"
+            [default: half the machine's memory].
+
+    Returns:
+        A NumPy array of the values, ``uint8`` (a value is at most the number of moves).
+
+    Raises:
+        ValueError: a malformed set (``moves must be positive, found 0``), or values over
+            ``mem_budget``.
+
+    Example::
+
+        >>> nimseq.sub.values([1, 4, 7], 12)
+        array([0, 1, 0, 1, 2, 0, 1, 2, 0, 1, 0, 1], dtype=uint8)
+    """
+    return _nimseq.sub_values(_moves(moves), operator.index(n), mem_budget)
+
+
+@dataclass(frozen=True)
+class Certificate:
+    """A proved period of a subtraction game, or none within ``checked_len`` values.
+
+    Attributes:
+        set: the moves, sorted.
+        certified: whether a period was proved; if not, the fields below are ``None``.
+        period: the least period p of the nim values.
+        preperiod: the pre-period q: G(x + p) = G(x) for every x >= q, and q is least.
+        outcome_period: the least period of the outcomes (P-positions) alone.
+        outcome_preperiod: its pre-period.
+        window: ``(from, to)``: G(x + p) = G(x) was checked for x in [from, to), which proves
+            it for all x >= from, since every move is legal from x = max S on.
+        checked_len: the values computed, G(0..checked_len).
+    """
+
+    set: Tuple[int, ...]
+    certified: bool
+    period: Optional[int]
+    preperiod: Optional[int]
+    outcome_period: Optional[int]
+    outcome_preperiod: Optional[int]
+    window: Optional[Tuple[int, int]]
+    checked_len: int
+
+
+def period(moves: Moves, *, max_len: int = 1 << 26, mem_budget: Bytes = None) -> Certificate:
+    """The certified least period and pre-period of a subtraction game (``nimseq sub seq``).
+
+    Args:
+        moves: the subtraction set (a list of ints, or "3,8,13").
+        max_len: give up if no period is certified within this many values (rounded up to a
+            multiple of 64: values are computed 64 at a time) [default: 2^26].
+        mem_budget: most memory the search may take [default: half the machine's memory].
+
+    Returns:
+        A :class:`Certificate`; ``certified`` is false, and the period ``None``, where none was
+        proved within ``max_len`` values.
+
+    Example::
+
+        >>> c = nimseq.sub.period([3, 8, 15])
+        >>> (c.period, c.preperiod, c.outcome_period)
+        (23, 0, 23)
+    """
+    d = _nimseq.sub_period(_moves(moves), operator.index(max_len), mem_budget)
+    d["set"] = tuple(d["set"])
+    return Certificate(**d)
+
+
+def scan(
+    *,
+    c_max: int = 200,
+    c_min: int = 3,
+    a_min: int = 1,
+    a_max: Optional[int] = None,
+    b_min: int = 2,
+    b_max: Optional[int] = None,
+    primitive: bool = False,
+    theory: bool = False,
+    backend: str = "auto",
+    out: Union[str, "os.PathLike[str]", None] = None,
+    resume: bool = False,
+    format: str = "csv",
+    shard: str = "1/1",
+    chunk_size: Optional[int] = None,
+    verify_sample: Optional[float] = None,
+    mem_budget: Bytes = None,
+) -> Union[ScanTable, ScanSummary]:
+    """Every triple {a, b, c} with a < b < c within the bounds: ``nimseq sub scan``.
+
+    One row per triple, in the command line's order (c, then a, then b) and columns: a, b, c,
+    period, preperiod, outcome_period, outcome_preperiod, and with ``theory=True`` also g,
+    rho, K, T0, T1, T2, predicted_period (-1 uncovered, -2 outside the paper) and agrees.
+    Every period is certified.
+
+    Args:
+        c_max: largest move c (3 to 100000).
+        c_min: smallest c.
+        a_min, a_max: bounds on the smallest move a.
+        b_min, b_max: bounds on the middle move b.
+        primitive: only rulesets with gcd(a, b, c) = 1.
+        theory: add the theory columns (Manabe's criterion and prediction) to each row.
+        backend: "auto" (the GPU on a hardware adapter when it is faster on a sample of the
+            scan, else the CPU), "cpu" (bit-parallel on all cores), "gpu" (WGSL through
+            wgpu) or "reference" (the plain recurrence); all give identical rows.
+        out: write the rows to this file (resumable) instead of returning them; then the
+            summary is returned, and printed on stderr as the command line does, with a
+            progress bar on a terminal.
+        resume: continue an interrupted scan of ``out`` after its last complete chunk.
+        format: "csv" or "jsonl", for ``out``.
+        shard: run the i-th of N contiguous parts, "i/N"; the N files concatenate in order.
+        chunk_size: rulesets per chunk: the unit of checkpoints and shards [default: 262144,
+            the command line's; 65536 for a scan into columns on the CPU, which keeps what is
+            in flight below the columns' own memory].
+        verify_sample: fraction of rows re-checked by the reference backend [default: 0.001
+            on the GPU, else 0].
+        mem_budget: most memory the solvers may take, all threads together, bytes or a size
+            such as "16G" [default: half the machine's memory].
+
+    Returns:
+        Without ``out``, a :class:`ScanTable`: a dict of NumPy columns for
+        ``pandas.DataFrame`` or ``polars.DataFrame``, its totals in ``.summary``. With
+        ``out``, the :class:`ScanSummary`.
+
+    Raises:
+        ValueError: bounds that leave no triple, a bad flag, a scan over ``mem_budget``, or
+            an ``out`` file that exists unfinished without ``resume=True``.
+        KeyboardInterrupt: Ctrl-C; a scan to ``out`` keeps its finished chunks for ``resume``.
+
+    Example::
+
+        >>> t = nimseq.sub.scan(c_max=60)
+        >>> t.rows, t.summary["purely_periodic"]
+        (34220, 22895)
+        >>> polars.DataFrame(t).filter(polars.col("period") > 1000).height
+        40
+    """
+    columns, fields, text = _nimseq.sub_scan(
+        c_max, c_min, a_min, a_max, b_min, b_max, primitive, theory, backend,
+        None if out is None else os.fspath(out), resume, format, shard, chunk_size,
+        verify_sample, mem_budget,
+    )
+    return _result(columns, fields, text)
+
+
+def _result(columns, fields: str, text: str) -> Union[ScanTable, ScanSummary]:
+    """A scan's columns as a table, or its summary (printed) when its rows went to a file."""
+    import json
+
+    summary = ScanSummary(json.loads(fields), text)
+    if columns is None:
+        print(text, file=sys.stderr)
+        return summary
+    return ScanTable(columns, summary)

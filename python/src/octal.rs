@@ -1,0 +1,157 @@
+//! Octal games: `nimseq octal seq`, `stats` and `scan`.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use indicatif::ProgressBar;
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+
+use super::columns::Columns;
+use super::sub::{ScanResult, fraction, in_range, scan_output, scan_result, scan_rows};
+use super::{Bytes, budget, narrow, refuse, run};
+use nimseq::backend::{BackendChoice, choose};
+use nimseq::octal::OctalCode;
+use nimseq::octal::scan::{
+    Backend, MAX_DIGITS, N_MAX_RANGE, OctalScanSummary, ScanOptions, code_count,
+};
+use nimseq::octal::seq::{Reach, describe};
+use nimseq::output::progress_bar;
+use nimseq::output::scan::{Scan, ScanJob};
+
+fn code(text: &str) -> PyResult<OctalCode> {
+    text.parse::<OctalCode>().map_err(|e| refuse(e.reason))
+}
+
+/// Runs `describe` with a progress bar of values on stderr (drawn on a terminal only).
+fn with_bar<T>(work: impl FnOnce(&ProgressBar) -> T) -> T {
+    let bar = progress_bar(0, "values");
+    let out = work(&bar);
+    bar.finish_and_clear();
+    out
+}
+
+/// `G(0..n)` of `code`, as the smallest unsigned type that holds them.
+#[pyfunction]
+#[pyo3(signature = (code, n, mem_budget=None))]
+fn octal_values<'py>(
+    py: Python<'py>,
+    code: &str,
+    n: usize,
+    mem_budget: Option<Bytes>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let code = self::code(code)?;
+    let budget = budget(mem_budget)?;
+    let report = run(py, |stop| {
+        let reach = Reach {
+            len: n,
+            max_len: n,
+            look_for_period: false,
+            max_time: None,
+            stop: Some(stop),
+        };
+        Ok(with_bar(|bar| describe(&code, &reach, budget, bar))?)
+    })?;
+    Ok(narrow(py, report.values, report.max_value))
+}
+
+/// The certified period of `code`, looked for as `octal seq` does, as a dict.
+#[pyfunction]
+#[pyo3(signature = (code, max_len=1 << 20, max_time=20.0, mem_budget=None))]
+fn octal_period<'py>(
+    py: Python<'py>,
+    code: &str,
+    max_len: usize,
+    max_time: f64,
+    mem_budget: Option<Bytes>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let code = self::code(code)?;
+    let budget = budget(mem_budget)?;
+    if !(max_time >= 0.0 && max_time.is_finite()) {
+        return Err(refuse(format!(
+            "max_time: {max_time} is not a number of seconds >= 0"
+        )));
+    }
+    let report = run(py, |stop| {
+        let reach = Reach {
+            len: 0,
+            max_len,
+            look_for_period: true,
+            max_time: (max_time > 0.0).then(|| Duration::from_secs_f64(max_time)),
+            stop: Some(stop),
+        };
+        Ok(with_bar(|bar| describe(&code, &reach, budget, bar))?)
+    })?;
+    let d = PyDict::new(py);
+    d.set_item("code", &report.code)?;
+    d.set_item("certified", report.certified)?;
+    match &report.certificate {
+        Some(c) => {
+            d.set_item("period", c.period)?;
+            d.set_item("preperiod", c.preperiod)?;
+            d.set_item("window", (c.from, c.to))?;
+            d.set_item("window_kind", c.window)?;
+        }
+        None => {
+            for key in ["period", "preperiod", "window", "window_kind"] {
+                d.set_item(key, py.None())?;
+            }
+        }
+    }
+    d.set_item("computed", report.computed)?;
+    d.set_item("timed_out", report.timed_out)?;
+    d.set_item("max_value", report.max_value)?;
+    d.set_item("rare_count", report.split.rare_count)?;
+    d.set_item("checksum", &report.checksum)?;
+    Ok(d)
+}
+
+/// Every code of `digits` digits to `n_max`: the rows of `nimseq octal scan`.
+#[pyfunction]
+#[pyo3(signature = (
+    digits=3, n_max=1 << 16, backend="auto", out=None, resume=false, format="csv",
+    shard="1/1", chunk_size=16, verify_sample=None, mem_budget=None,
+))]
+#[allow(clippy::too_many_arguments)]
+fn octal_scan<'py>(
+    py: Python<'py>,
+    digits: u64,
+    n_max: u64,
+    backend: &str,
+    out: Option<PathBuf>,
+    resume: bool,
+    format: &str,
+    shard: &str,
+    chunk_size: u64,
+    verify_sample: Option<f64>,
+    mem_budget: Option<Bytes>,
+) -> PyResult<ScanResult<'py>> {
+    use BackendChoice::*;
+    in_range("digits", digits, 1..=MAX_DIGITS as u64)?;
+    in_range("n_max", n_max, N_MAX_RANGE)?;
+    let choice = super::backend(backend, &[Auto, Reference, Cpu, Gpu])?;
+    let to_columns = out.is_none();
+    let opts = ScanOptions {
+        digits: digits as usize,
+        n_max: n_max as usize,
+        output: scan_output(format, shard, chunk_size, out, resume)?,
+        verify_sample: fraction(verify_sample)?,
+        budget: budget(mem_budget)?,
+    };
+    let (columns, summary) = run(py, |stop| {
+        // Opened before a backend is chosen: a bad path fails before any work.
+        let job = ScanJob::<_, OctalScanSummary>::open(&opts)?.stop_on(stop);
+        let chosen = choose(choice)?;
+        let backend = Backend::chosen(&chosen, &opts)?;
+        let columns = to_columns.then(|| Columns::new(opts.header(), code_count(opts.digits)));
+        Ok(scan_rows(job, &backend, columns)?)
+    })?;
+    scan_result(py, columns, &summary)
+}
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(octal_values, m)?)?;
+    m.add_function(wrap_pyfunction!(octal_period, m)?)?;
+    m.add_function(wrap_pyfunction!(octal_scan, m)?)?;
+    Ok(())
+}

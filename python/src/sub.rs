@@ -1,0 +1,278 @@
+//! Subtraction games: `nimseq sub seq` and `sub scan`.
+
+use std::path::PathBuf;
+
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+
+use super::columns::Columns;
+use super::{Bytes, budget, narrow, refuse, run};
+use nimseq::backend::{BackendChoice, choose};
+use nimseq::output::scan::{Scan, ScanJob, ScanOutput, SolveOn, Tally};
+use nimseq::subtraction::planes::Planes;
+use nimseq::subtraction::scan::{Backend, C_MAX_RANGE, DEFAULT_CHUNK_SIZE, ScanOptions};
+use nimseq::subtraction::seq::{self, SeqError};
+use nimseq::subtraction::summary::ScanSummary;
+use nimseq::subtraction::{Ruleset, TripleFilter};
+
+/// The set as the command line reads it ("1,4,7"), refused with its message.
+fn ruleset(moves: &str) -> PyResult<Ruleset> {
+    moves
+        .parse::<Ruleset>()
+        .map_err(|e| refuse(e.kind.to_string()))
+}
+
+/// `G(0..n)` of `moves`, as the smallest unsigned type that holds them.
+#[pyfunction]
+#[pyo3(signature = (moves, n, mem_budget=None))]
+fn sub_values<'py>(
+    py: Python<'py>,
+    moves: &str,
+    n: usize,
+    mem_budget: Option<Bytes>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let set = ruleset(moves)?;
+    let budget = budget(mem_budget)?;
+    let values = run(py, |_| {
+        budget.check(seq::memory(&set, n, n), || format!("{n} values of {set}"))?;
+        let mut planes = Planes::default();
+        planes.reset(set.moves());
+        planes.extend(n);
+        Ok((0..n).map(|x| planes.value(x)).collect::<Vec<u32>>())
+    })?;
+    // A value is at most the number of moves.
+    Ok(narrow(py, values, set.max_value() as u32))
+}
+
+/// The certified period of `moves` within `max_len` values, as a dict of the certificate's
+/// fields (`certified` false, the rest `None`, when none was certified).
+#[pyfunction]
+#[pyo3(signature = (moves, max_len=1 << 26, mem_budget=None))]
+fn sub_period<'py>(
+    py: Python<'py>,
+    moves: &str,
+    max_len: usize,
+    mem_budget: Option<Bytes>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let set = ruleset(moves)?;
+    let budget = budget(mem_budget)?;
+    let report = run(py, |_| match seq::describe(&set, 0, max_len, budget) {
+        Ok(report) => Ok(Ok(report)),
+        Err(SeqError::NotCertified(e)) => Ok(Err(e.len)),
+        Err(e) => Err(e.into()),
+    })?;
+    let d = PyDict::new(py);
+    d.set_item("set", set.moves().to_vec())?;
+    match report {
+        Ok(r) => {
+            d.set_item("certified", true)?;
+            d.set_item("period", r.period)?;
+            d.set_item("preperiod", r.preperiod)?;
+            d.set_item("outcome_period", r.outcome_period)?;
+            d.set_item("outcome_preperiod", r.outcome_preperiod)?;
+            d.set_item("window", (r.certificate.from, r.certificate.to))?;
+            d.set_item("checked_len", r.certificate.checked_len)?;
+        }
+        Err(len) => {
+            d.set_item("certified", false)?;
+            for key in [
+                "period",
+                "preperiod",
+                "outcome_period",
+                "outcome_preperiod",
+                "window",
+            ] {
+                d.set_item(key, py.None())?;
+            }
+            d.set_item("checked_len", len)?;
+        }
+    }
+    Ok(d)
+}
+
+/// Checks a value against a range of the command line, with clap's words.
+pub fn in_range<T: Copy + Into<i128> + std::fmt::Display>(
+    name: &str,
+    value: u64,
+    range: std::ops::RangeInclusive<T>,
+) -> PyResult<()> {
+    let (lo, hi) = ((*range.start()).into(), (*range.end()).into());
+    if (lo..=hi).contains(&i128::from(value)) {
+        Ok(())
+    } else {
+        Err(refuse(format!(
+            "invalid value '{value}' for '{name}': {value} is not in {}..={}",
+            range.start(),
+            range.end()
+        )))
+    }
+}
+
+/// Where a scan's rows go: its format, shard, chunks and file, checked as the command line
+/// checks its flags.
+pub fn scan_output(
+    format: &str,
+    shard: &str,
+    chunk_size: u64,
+    out: Option<PathBuf>,
+    resume: bool,
+) -> PyResult<ScanOutput> {
+    use clap::ValueEnum;
+    if chunk_size == 0 {
+        return Err(refuse(
+            "invalid value '0' for 'chunk_size': 0 is not in 1..",
+        ));
+    }
+    if resume && out.is_none() {
+        return Err(refuse("resume=True needs out= (the file to resume)"));
+    }
+    if out.is_none() && !format.eq_ignore_ascii_case("csv") {
+        return Err(refuse(format!(
+            "format='{format}' needs out=: without a file the rows come back as columns"
+        )));
+    }
+    Ok(ScanOutput {
+        format: nimseq::output::Format::from_str(format, true).map_err(|_| {
+            refuse(format!(
+                "invalid format '{format}': expected 'csv' or 'jsonl'"
+            ))
+        })?,
+        shard: shard.parse().map_err(refuse)?,
+        chunk_size,
+        out,
+        resume,
+    })
+}
+
+/// A fraction between 0 and 1, as `--verify-sample` takes it.
+pub fn fraction(f: Option<f64>) -> PyResult<Option<f64>> {
+    match f {
+        Some(f) if !(0.0..=1.0).contains(&f) => Err(refuse(format!(
+            "invalid value '{f}' for 'verify_sample': {f} is not a fraction between 0 and 1"
+        ))),
+        f => Ok(f),
+    }
+}
+
+/// Rulesets per chunk of a scan into columns on the CPU, unless asked otherwise. Chunks of a
+/// scan without a file only bound what is in flight: the command line's 262,144 (sized for a
+/// GPU call) hold 2.5 times the columns' memory at c <= 200, these 1.4 times, as fast.
+const COLUMNS_CHUNK_SIZE: u64 = 1 << 16;
+
+/// Runs `job` on `backend`, its rows into `columns` if given (else to its file); the columns
+/// and the scan's totals.
+pub fn scan_rows<W, T, B>(
+    job: ScanJob<'_, W, T>,
+    backend: &B,
+    mut columns: Option<Columns>,
+) -> Result<(Option<Columns>, T), W::Error>
+where
+    W: SolveOn<B>,
+    T: Tally<W::Item, W::Solved>,
+    B: Sync,
+{
+    let tally = match &mut columns {
+        Some(columns) => job.run_fields(backend, &mut |field| columns.push(field))?,
+        None => job.run(backend, &mut std::io::sink())?,
+    };
+    Ok((columns, tally))
+}
+
+/// A scan's columns as a dict, and its totals as JSON and as text.
+pub fn scan_result<'py>(
+    py: Python<'py>,
+    columns: Option<Columns>,
+    summary: &(impl serde::Serialize + std::fmt::Display),
+) -> PyResult<ScanResult<'py>> {
+    let json = serde_json::to_string(summary).expect("a summary serialises");
+    let columns = columns.map(|c| c.into_dict(py)).transpose()?;
+    Ok((columns, json, summary.to_string()))
+}
+
+/// What a scan gives back: its columns (none when the rows went to a file), and its summary
+/// as JSON and as the command line's text.
+pub type ScanResult<'py> = (Option<Bound<'py, PyDict>>, String, String);
+
+/// Every triple of the bounds through one backend: the rows of `nimseq sub scan`.
+#[pyfunction]
+#[pyo3(signature = (
+    c_max=200, c_min=3, a_min=1, a_max=None, b_min=2, b_max=None, primitive=false,
+    theory=false, backend="auto", out=None, resume=false, format="csv", shard="1/1",
+    chunk_size=None, verify_sample=None,
+    mem_budget=None,
+))]
+#[allow(clippy::too_many_arguments)]
+fn sub_scan<'py>(
+    py: Python<'py>,
+    c_max: u32,
+    c_min: u32,
+    a_min: u32,
+    a_max: Option<u32>,
+    b_min: u32,
+    b_max: Option<u32>,
+    primitive: bool,
+    theory: bool,
+    backend: &str,
+    out: Option<PathBuf>,
+    resume: bool,
+    format: &str,
+    shard: &str,
+    chunk_size: Option<u64>,
+    verify_sample: Option<f64>,
+    mem_budget: Option<Bytes>,
+) -> PyResult<ScanResult<'py>> {
+    use BackendChoice::*;
+    in_range("c_max", c_max.into(), C_MAX_RANGE)?;
+    let choice = super::backend(backend, &[Auto, Reference, Cpu, Gpu])?;
+    let filter = TripleFilter {
+        c_min,
+        c_max,
+        a_min,
+        a_max,
+        b_min,
+        b_max,
+        primitive,
+    };
+    filter.check().map_err(|e| refuse(e.0))?;
+    let to_columns = out.is_none();
+    let mut opts = ScanOptions {
+        filter,
+        output: scan_output(
+            format,
+            shard,
+            chunk_size.unwrap_or(DEFAULT_CHUNK_SIZE),
+            out,
+            resume,
+        )?,
+        theory,
+        verify_sample: fraction(verify_sample)?,
+        budget: budget(mem_budget)?,
+    };
+    let (columns, summary) = run(py, move |stop| {
+        let rows = opts.filter.count();
+        if !to_columns {
+            // The file is opened before a backend is chosen, as on the command line: a bad
+            // path fails before any work.
+            let job = ScanJob::<_, ScanSummary>::open(&opts)?;
+            let chosen = choose(choice)?;
+            let backend = Backend::chosen(&chosen, &opts)?;
+            return Ok(scan_rows(job.stop_on(stop), &backend, None)?);
+        }
+        let chosen = choose(choice)?;
+        let backend = Backend::chosen(&chosen, &opts)?;
+        if chunk_size.is_none() && !matches!(backend, Backend::Gpu(_)) {
+            opts.output.chunk_size = COLUMNS_CHUNK_SIZE;
+        }
+        let job = ScanJob::<_, ScanSummary>::open(&opts)?.stop_on(stop);
+        let columns = Columns::new(opts.header(), rows);
+        Ok(scan_rows(job, &backend, Some(columns))?)
+    })?;
+    scan_result(py, columns, &summary)
+}
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(sub_values, m)?)?;
+    m.add_function(wrap_pyfunction!(sub_period, m)?)?;
+    m.add_function(wrap_pyfunction!(sub_scan, m)?)?;
+    Ok(())
+}

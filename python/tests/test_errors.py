@@ -1,0 +1,96 @@
+"""Bad input raises ValueError with the command line's own words; nothing crashes."""
+
+import subprocess
+import sys
+
+import pytest
+
+import nimseq
+
+# (call, the command line for the same input): the Python message must appear in what the
+# command line says on stderr, and the command line must refuse it with exit code 2.
+CASES = [
+    (lambda: nimseq.sub.values([0, 4], 10), ["sub", "seq", "0,4"]),
+    (lambda: nimseq.sub.values([3, 3], 10), ["sub", "seq", "3,3"]),
+    (lambda: nimseq.sub.values([], 10), ["sub", "seq", ""]),
+    (lambda: nimseq.sub.period("3,x"), ["sub", "seq", "3,x"]),
+    (lambda: nimseq.sub.scan(c_max=2), ["sub", "scan", "--c-max=2"]),
+    (lambda: nimseq.sub.scan(c_min=50, c_max=40), ["sub", "scan", "--c-min", "50", "--c-max", "40"]),
+    (lambda: nimseq.sub.scan(a_min=30, c_max=20), ["sub", "scan", "--a-min", "30", "--c-max", "20"]),
+    (lambda: nimseq.sub.scan(shard="3/2"), ["sub", "scan", "--shard", "3/2"]),
+    (lambda: nimseq.sub.scan(verify_sample=2.0), ["sub", "scan", "--verify-sample", "2"]),
+    (lambda: nimseq.sub.scan(c_max=3000, mem_budget="1M"),
+     ["sub", "scan", "--c-max", "3000", "--mem-budget", "1M"]),
+    (lambda: nimseq.sub.values([1, 2], 10, mem_budget="lots"),
+     ["sub", "seq", "1,2", "--mem-budget", "lots"]),
+    (lambda: nimseq.octal.values("0.8", 10), ["octal", "seq", "0.8"]),
+    (lambda: nimseq.octal.period("1.07"), ["octal", "seq", "1.07"]),
+    (lambda: nimseq.octal.values("0.007", 1 << 20, mem_budget="1K"),
+     ["octal", "stats", "0.007", "--n-max", str(1 << 20), "--mem-budget", "1K"]),
+    (lambda: nimseq.octal.scan(digits=7), ["octal", "scan", "--digits", "7"]),
+    (lambda: nimseq.octal.scan(n_max=0), ["octal", "scan", "--n-max", "0"]),
+    (lambda: nimseq.kcross.values(k=1), ["kcross", "seq", "--k", "1"]),
+    (lambda: nimseq.kcross.value("[3X4", k=3), ["kcross", "value", "[3X4", "--k", "3"]),
+    (lambda: nimseq.kcross.value("[XXX]", k=3), ["kcross", "value", "[XXX]", "--k", "3"]),
+    (lambda: nimseq.kcross.values(k=3, n_max=41, backend="reference"),
+     ["kcross", "seq", "--k", "3", "--n-max", "41", "--backend", "reference"]),
+    (lambda: nimseq.arrows.value("0-0"), ["arrows", "value", "0-0"]),
+    (lambda: nimseq.arrows.value("spider:"), ["arrows", "value", "spider:"]),
+]
+
+
+@pytest.mark.parametrize("call,argv", CASES, ids=[" ".join(a) for _, a in CASES])
+def test_bad_input_raises_the_cli_message(cli, call, argv):
+    with pytest.raises(ValueError) as raised:
+        call()
+    done = cli(*argv, check=False)
+    assert done.returncode == 2, done.stderr
+    message = str(raised.value)
+    # A range the command line's parser checks reads "invalid value 'V' for '--flag <FLAG>':
+    # why", in Python "... for 'flag': why": the reason is the same.
+    reason = message.split("': ")[-1] if message.startswith("invalid value") else message
+    assert reason and reason in done.stderr, (message, done.stderr)
+
+
+def test_bad_choices_name_the_valid_ones():
+    with pytest.raises(ValueError, match="invalid backend 'tpu': expected one of 'auto', 'reference', 'cpu', 'gpu'"):
+        nimseq.sub.scan(backend="tpu")
+    # The Game of Arrows has no GPU path, as on the command line.
+    with pytest.raises(ValueError, match="expected one of 'auto', 'reference', 'cpu'$"):
+        nimseq.arrows.value("path:3", backend="gpu")
+    with pytest.raises(ValueError, match="format='jsonl' needs out="):
+        nimseq.sub.scan(c_max=10, format="jsonl")
+    with pytest.raises(ValueError, match="resume=True needs out="):
+        nimseq.sub.scan(c_max=10, resume=True)
+
+
+def test_wrong_types_raise_type_errors():
+    with pytest.raises(TypeError, match="0.7 and 0.70"):
+        nimseq.octal.values(0.77, 10)
+    with pytest.raises(TypeError):
+        nimseq.sub.values([1.5, 3], 10)
+    with pytest.raises(OverflowError):
+        nimseq.sub.values([1, 2], -1)
+
+
+GPU_FREE = """
+import nimseq
+t = nimseq.sub.scan(c_max=30)
+print(t.rows, nimseq.sub.values([1, 2], 5).tolist())
+try:
+    nimseq.sub.scan(c_max=30, backend="gpu")
+except RuntimeError as e:
+    print("gpu refused:", e)
+"""
+
+
+def test_the_package_works_without_a_gpu_adapter():
+    # No Vulkan driver and no GL: wgpu finds no adapter at all.
+    env = {"WGPU_BACKEND": "vulkan", "VK_DRIVER_FILES": "/nonexistent.json",
+           "VK_ICD_FILENAMES": "/nonexistent.json", "PATH": "/usr/bin:/bin"}
+    done = subprocess.run([sys.executable, "-c", GPU_FREE], capture_output=True, text=True, env=env)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0] == "4060 [0, 1, 2, 0, 1]"
+    assert lines[1].startswith("gpu refused:") and "adapter" in lines[1]
+    assert "backend: cpu" in done.stderr

@@ -1,0 +1,84 @@
+"""Scans: the columns against the command line's CSV, byte for byte through pandas and through
+polars; files, resume and shards as on the command line."""
+
+import io
+import json
+
+import numpy as np
+import pandas as pd
+import polars as pl
+import pytest
+
+import nimseq
+
+
+def pandas_csv(frame: pd.DataFrame) -> str:
+    return frame.to_csv(index=False, lineterminator="\n")
+
+
+def test_sub_scan_is_the_cli_csv_through_pandas_and_polars(cli):
+    want = cli("sub", "scan", "--c-max", 60, "--backend", "cpu")
+    t = nimseq.sub.scan(c_max=60, backend="cpu")
+    assert t.rows == 34220
+    assert list(t) == want.splitlines()[0].split(",")
+    assert all(column.dtype == np.uint32 for column in t.values())
+    assert pandas_csv(pd.DataFrame(t)) == want
+    assert pl.DataFrame(t).write_csv() == want
+    assert t.summary["purely_periodic"] == 22895
+    assert t.summary.checksum == (
+        "triples=34220 purely_periodic=22895 sum_p=2252026 sum_q=2057709 max_p=1615"
+        " max_q=1394 fnv=b2c7b85d385f0350"
+    )
+
+
+def test_sub_scan_filters_and_theory_columns(cli):
+    flags = ["--c-max", 40, "--c-min", 20, "--a-min", 2, "--b-max", 30, "--primitive", "--theory"]
+    want = cli("sub", "scan", *flags)
+    t = nimseq.sub.scan(c_max=40, c_min=20, a_min=2, b_max=30, primitive=True, theory=True)
+    assert t["predicted_period"].dtype == np.int64 and t["predicted_period"].min() < 0
+    assert t["T0"].dtype == np.bool_
+    assert pl.DataFrame(t).write_csv() == want
+
+
+def test_every_backend_gives_the_same_rows(cli):
+    want = cli("sub", "scan", "--c-max", 30, "--backend", "reference")
+    for backend in ("reference", "cpu", "auto"):
+        assert pl.DataFrame(nimseq.sub.scan(c_max=30, backend=backend)).write_csv() == want
+
+
+def test_octal_scan_keeps_codes_as_text_and_unsettled_periods_missing(cli):
+    want = cli("octal", "scan", "--digits", 2, "--n-max", 4096, "--backend", "cpu")
+    t = nimseq.octal.scan(digits=2, n_max=4096, backend="cpu")
+    assert t.rows == 56
+    assert isinstance(t["code"][0], str) and "0.70" not in t["code"] and "0.07" in t["code"]
+    period = t["period"]
+    assert isinstance(period, np.ma.MaskedArray) and period.mask.sum() == 16
+    assert pl.DataFrame(t).write_csv() == want
+    assert pandas_csv(t.to_pandas()) == want
+    assert t.to_pandas()["period"].dtype == "UInt32"
+    assert t.summary["settled"] == 40 and t.summary["unsettled"] == 16
+
+
+def test_scan_to_a_file_is_the_cli_file(cli, tmp_path):
+    ours, theirs = tmp_path / "py.csv", tmp_path / "cli.csv"
+    summary = nimseq.sub.scan(c_max=80, out=ours, chunk_size=10000)
+    cli("sub", "scan", "--c-max", 80, "--out", theirs, "--chunk-size", 10000)
+    assert ours.read_bytes() == theirs.read_bytes()
+    assert isinstance(summary, nimseq.ScanSummary) and summary["rulesets"] == 82160
+    jsonl = tmp_path / "rows.jsonl"
+    cli("sub", "scan", "--c-max", 50, "--out", jsonl, "--format", "jsonl")
+    nimseq.sub.scan(c_max=50, out=tmp_path / "py.jsonl", format="jsonl")
+    assert (tmp_path / "py.jsonl").read_bytes() == jsonl.read_bytes()
+
+
+def test_shards_concatenate_to_the_whole(cli, tmp_path):
+    whole = cli("sub", "scan", "--c-max", 50, "--chunk-size", 1000)
+    parts = []
+    for i in (1, 2, 3):
+        part = tmp_path / f"part{i}.csv"
+        nimseq.sub.scan(c_max=50, chunk_size=1000, shard=f"{i}/3", out=part)
+        parts.append(part.read_text())
+    assert "".join(parts) == whole
+    # Into columns, a shard is its rows alone.
+    rows = sum(nimseq.sub.scan(c_max=50, chunk_size=1000, shard=f"{i}/3").rows for i in (1, 2, 3))
+    assert rows == len(whole.splitlines()) - 1

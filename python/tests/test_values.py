@@ -1,0 +1,110 @@
+"""Values and certificates: the package against the command line on the same inputs (fixed and
+fresh random ones), and against published values."""
+
+import json
+
+import numpy as np
+import pytest
+
+import nimseq
+
+# Kayles (0.77): the opening of its published sequence, period 12 from n = 71 (Guy and
+# Smith 1956; Berlekamp, Conway and Guy, Winning Ways).
+KAYLES = [0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6, 4, 1, 2, 7, 1, 4, 3, 2, 1, 4, 6, 7]
+
+
+def test_sub_values_equal_the_cli(cli, rng):
+    sets = [[1, 4, 7], [3, 8, 15], [2, 5, 9, 11]]
+    for _ in range(40):
+        k = rng.randint(1, 6)
+        sets.append(sorted(rng.sample(range(1, 60), k)))
+    for moves in sets:
+        n = rng.randint(1, 400)
+        got = nimseq.sub.values(moves, n)
+        assert got.dtype == np.uint8
+        text = ",".join(map(str, moves))
+        want = json.loads(cli("sub", "seq", text, "--len", n, "--format", "json"))["values"]
+        assert got.tolist() == want, moves
+        # The command line's own notation is taken too.
+        assert nimseq.sub.values(text, n).tolist() == want
+
+
+def test_sub_period_equals_the_cli(cli, rng):
+    sets = [[1, 4, 7], [3, 8, 15], [143, 148, 292]]
+    sets += [sorted(rng.sample(range(1, 80), 3)) for _ in range(30)]
+    for moves in sets:
+        c = nimseq.sub.period(moves)
+        want = json.loads(cli("sub", "seq", ",".join(map(str, moves)), "--format", "json"))
+        assert c.certified
+        assert c.set == tuple(moves)
+        got = (c.period, c.preperiod, c.outcome_period, c.outcome_preperiod)
+        assert got == tuple(
+            want[k] for k in ("period", "preperiod", "outcome_period", "outcome_preperiod")
+        ), moves
+        assert c.window == (want["certificate"]["from"], want["certificate"]["to"])
+        assert c.checked_len == want["certificate"]["checked_len"]
+
+
+def test_a_period_not_found_is_none_as_the_cli_says():
+    c = nimseq.sub.period([143, 148, 292], max_len=1000)
+    assert not c.certified
+    assert (c.period, c.preperiod, c.window) == (None, None, None)
+    assert c.checked_len == 1024
+    assert nimseq.sub.period([143, 148, 292]).period == 5
+
+
+def test_octal_values_and_periods_equal_the_cli(cli, rng):
+    codes = ["0.77", "0.007", "0.137", "4.07", "0.7003"]
+    codes += ["0." + "".join(rng.choice("01234567") for _ in range(2)) + rng.choice("1234567")
+              for _ in range(8)]
+    for code in codes:
+        # Bounded by length alone, never by time, so that both stop at the same place.
+        flags = ["--len", 300, "--max-len", 1 << 14, "--max-time", 0, "--format", "json"]
+        want = json.loads(cli("octal", "seq", code, *flags))
+        got = nimseq.octal.values(code, 300)
+        assert got.tolist() == want["values"], code
+        c = nimseq.octal.period(code, max_len=1 << 14, max_time=0)
+        assert c.certified == want["certified"], code
+        assert c.computed == want["computed"]
+        assert c.checksum == want["checksum"]
+        if c.certified:
+            cert = want["certificate"]
+            assert (c.period, c.preperiod, c.window, c.window_kind) == (
+                cert["period"], cert["preperiod"], (cert["from"], cert["to"]), cert["window"]
+            ), code
+
+
+def test_kayles_is_the_published_sequence():
+    assert nimseq.octal.values("0.77", len(KAYLES)).tolist() == KAYLES
+    c = nimseq.octal.period("0.77")
+    assert (c.period, c.preperiod) == (12, 71)
+
+
+def test_values_come_in_the_smallest_type():
+    assert nimseq.octal.values("0.77", 100).dtype == np.uint8
+    # 0.7277's values grow about n/6: past 255 by n = 2000.
+    wide = nimseq.octal.values("0.7277", 2000)
+    assert wide.dtype == np.uint16 and wide.max() > 255
+
+
+def test_kcross_and_arrows_equal_the_cli(cli):
+    for k, n in ((2, 40), (3, 40), (5, 25)):
+        want = json.loads(cli("kcross", "seq", "--k", k, "--n-max", n, "--format", "json"))
+        got = nimseq.kcross.values(k=k, n_max=n)
+        assert got.dtype == np.uint8
+        assert got.tolist() == [row[2] for row in want["rows"]]
+        for backend in ("cpu", "reference"):
+            assert nimseq.kcross.values(k, 20, backend=backend).tolist() == got[:21].tolist()
+    for board in ("[3X4]", "[X2XX5]", "(21)", "[7]"):
+        want = json.loads(cli("kcross", "value", board, "--k", 3, "--format", "json"))
+        assert nimseq.kcross.value(board, k=3) == want["value"], board
+    for tree in ("spider:9,14,17", "path:9", "0-1,1-2,1-3", "parents:0,1,1"):
+        want = json.loads(cli("arrows", "value", tree, "--format", "json"))
+        assert nimseq.arrows.value(tree) == want["g"], tree
+    assert nimseq.arrows.value("spider:2,3,4", backend="reference") == nimseq.arrows.value(
+        "spider:2,3,4"
+    )
+
+
+def test_version_is_the_crates(cli):
+    assert cli("--version").split() == ["nimseq", nimseq.__version__]
