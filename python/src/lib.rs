@@ -7,6 +7,7 @@ mod arrows;
 mod columns;
 mod kcross;
 mod octal;
+mod scan;
 mod sub;
 
 use std::panic::{AssertUnwindSafe, catch_unwind};

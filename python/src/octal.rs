@@ -8,7 +8,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 use super::columns::Columns;
-use super::sub::{ScanResult, fraction, in_range, scan_output, scan_result, scan_rows};
+use super::scan::{ScanResult, fraction, in_range, scan_output, scan_result, scan_rows};
 use super::{Bytes, budget, narrow, refuse, run};
 use nimseq::backend::{BackendChoice, choose};
 use nimseq::octal::OctalCode;
