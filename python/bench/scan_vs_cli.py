@@ -30,8 +30,9 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "rows.csv")
         rss = lambda: resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024  # noqa: E731
-        # Under auto, the first call probes the GPU adapter, which loads its driver into the
-        # process once (Mesa's llvmpipe: about 80 MB): measured apart from the scans.
+        # The first call starts the thread pool and, under auto, probes the GPU adapter, which
+        # loads its driver into the process once (Mesa's llvmpipe: about 80 MB): measured
+        # apart from the scans.
         start = rss()
         nimseq.sub.scan(c_max=10, backend=args.backend)
         before = rss()
