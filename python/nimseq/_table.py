@@ -50,11 +50,24 @@ class ScanTable(dict):
 
     @property
     def rows(self) -> int:
-        """How many rows the scan gave."""
+        """How many rows the scan gave.
+
+        Example::
+
+            >>> nimseq.sub.scan(c_max=10).rows
+            120
+        """
         return len(next(iter(self.values()))) if self else 0
 
     def to_pandas(self) -> Any:
-        """A ``pandas.DataFrame``, columns with missing values as nullable integers."""
+        """A ``pandas.DataFrame``, columns with missing values as nullable integers.
+
+        Example::
+
+            >>> t = nimseq.octal.scan(digits=1, n_max=4096)
+            >>> t.to_pandas().dtypes["period"], pandas.DataFrame(t).dtypes["period"]
+            (UInt32Dtype(), dtype('float64'))
+        """
         import pandas as pd
 
         data = {}
@@ -67,7 +80,13 @@ class ScanTable(dict):
         return pd.DataFrame(data)
 
     def to_polars(self) -> Any:
-        """A ``polars.DataFrame`` (the same as ``polars.DataFrame(table)``)."""
+        """A ``polars.DataFrame`` (the same as ``polars.DataFrame(table)``).
+
+        Example::
+
+            >>> nimseq.sub.scan(c_max=10).to_polars().shape
+            (120, 7)
+        """
         import polars as pl
 
         return pl.DataFrame(dict(self))
