@@ -40,8 +40,9 @@ class ScanTable(dict):
     are ``uint32`` (``uint64`` where one does not fit, ``int64`` where they may be negative),
     text columns (an octal ``code``, a ``checksum``) are arrays of ``str`` objects, so that a
     code such as ``0.70`` stays as written. A column with missing values (the period of an
-    octal code not settled) is a masked array: polars reads it with nulls; pandas turns it into
-    floats, which :meth:`to_pandas` avoids.
+    octal code not settled) is a masked array: :meth:`to_polars` makes its masked values nulls
+    (so does ``polars.DataFrame(table)`` with a recent polars), :meth:`to_pandas` pandas'
+    nullable integers (``pandas.DataFrame(table)`` makes such a column float).
     """
 
     def __init__(self, columns: Dict[str, Any], summary: ScanSummary) -> None:
@@ -80,7 +81,8 @@ class ScanTable(dict):
         return pd.DataFrame(data)
 
     def to_polars(self) -> Any:
-        """A ``polars.DataFrame`` (the same as ``polars.DataFrame(table)``).
+        """A ``polars.DataFrame``, masked values as nulls with any polars version (a recent
+        polars does the same for ``polars.DataFrame(table)``; older ones ignore the mask).
 
         Example::
 
@@ -89,7 +91,15 @@ class ScanTable(dict):
         """
         import polars as pl
 
-        return pl.DataFrame(dict(self))
+        columns = []
+        for name, column in self.items():
+            series = pl.Series(name, np.ma.getdata(column))
+            if isinstance(column, np.ma.MaskedArray):
+                missing = pl.Series(np.ma.getmaskarray(column))
+                nulls = pl.when(missing).then(None).otherwise(series).alias(name)
+                series = pl.select(nulls).to_series()
+            columns.append(series)
+        return pl.DataFrame(columns)
 
     def __repr__(self) -> str:
         return f"ScanTable({self.rows:,} rows: {', '.join(self)})"

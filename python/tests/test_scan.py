@@ -53,7 +53,8 @@ def test_octal_scan_keeps_codes_as_text_and_unsettled_periods_missing(cli):
     assert isinstance(t["code"][0], str) and "0.70" not in t["code"] and "0.07" in t["code"]
     period = t["period"]
     assert isinstance(period, np.ma.MaskedArray) and period.mask.sum() == 16
-    assert pl.DataFrame(t).write_csv() == want
+    assert t.to_polars().write_csv() == want
+    assert t.to_polars()["period"].dtype == pl.UInt32
     assert pandas_csv(t.to_pandas()) == want
     assert t.to_pandas()["period"].dtype == "UInt32"
     assert t.summary["settled"] == 40 and t.summary["unsettled"] == 16
