@@ -4,7 +4,7 @@ use indicatif::MultiProgress;
 use pyo3::prelude::*;
 
 use super::{Bytes, budget, refuse, run};
-use nimseq::backend::{BackendChoice, Chosen, choose};
+use nimseq::backend::{BackendChoice, choose};
 use nimseq::kcross::Board;
 use nimseq::kcross::board::parse_k;
 use nimseq::kcross::gpu::KcrossGpu;
@@ -31,11 +31,7 @@ fn with_solver<T>(
     sequences::check_size(k as usize, n, choice == BackendChoice::Reference, budget)?;
     let chosen = choose(choice)?.announce();
     let gpu = chosen.gpu().map(KcrossGpu::new).transpose()?;
-    let backend = match (&chosen, &gpu) {
-        (Chosen::Reference, _) => Backend::Reference,
-        (_, Some(gpu)) => Backend::Gpu(gpu),
-        (_, None) => Backend::Cpu,
-    };
+    let backend = Backend::of(&chosen, gpu.as_ref());
     let bars = MultiProgress::new();
     let mut solver = Solver::new(k as usize, n, &backend, budget, &bars, boards, None)?;
     work(&mut solver)

@@ -3,7 +3,6 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use indicatif::ProgressBar;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
@@ -15,20 +14,11 @@ use nimseq::octal::OctalCode;
 use nimseq::octal::scan::{
     Backend, MAX_DIGITS, N_MAX_RANGE, OctalScanSummary, ScanOptions, code_count,
 };
-use nimseq::octal::seq::{Reach, describe};
-use nimseq::output::progress_bar;
+use nimseq::octal::seq::{Reach, describe_with_bar};
 use nimseq::output::scan::{Scan, ScanJob};
 
 fn code(text: &str) -> PyResult<OctalCode> {
     text.parse::<OctalCode>().map_err(|e| refuse(e.reason))
-}
-
-/// Runs `describe` with a progress bar of values on stderr (drawn on a terminal only).
-fn with_bar<T>(work: impl FnOnce(&ProgressBar) -> T) -> T {
-    let bar = progress_bar(0, "values");
-    let out = work(&bar);
-    bar.finish_and_clear();
-    out
 }
 
 /// `G(0..n)` of `code`, as the smallest unsigned type that holds them.
@@ -50,7 +40,7 @@ fn octal_values<'py>(
             max_time: None,
             stop: Some(stop),
         };
-        Ok(with_bar(|bar| describe(&code, &reach, budget, bar))?)
+        Ok(describe_with_bar(&code, &reach, budget)?)
     })?;
     Ok(narrow(py, report.values, report.max_value))
 }
@@ -80,7 +70,7 @@ fn octal_period<'py>(
             max_time: (max_time > 0.0).then(|| Duration::from_secs_f64(max_time)),
             stop: Some(stop),
         };
-        Ok(with_bar(|bar| describe(&code, &reach, budget, bar))?)
+        Ok(describe_with_bar(&code, &reach, budget)?)
     })?;
     let d = PyDict::new(py);
     d.set_item("code", &report.code)?;

@@ -152,7 +152,6 @@ fn sub_scan<'py>(
         budget: budget(mem_budget)?,
     };
     let (columns, summary) = run(py, move |stop| {
-        let rows = opts.filter.count();
         if !to_columns {
             // The file is opened before a backend is chosen, as on the command line: a bad
             // path fails before any work.
@@ -167,7 +166,7 @@ fn sub_scan<'py>(
             opts.output.chunk_size = COLUMNS_CHUNK_SIZE;
         }
         let job = ScanJob::<_, ScanSummary>::open(&opts)?.stop_on(stop);
-        let columns = Columns::new(opts.header(), rows);
+        let columns = Columns::new(opts.header(), opts.filter.count());
         Ok(scan_rows(job, &backend, Some(columns))?)
     })?;
     scan_result(py, columns, &summary)

@@ -14,7 +14,6 @@ use super::args::{
 use super::backend::choose_for_checkpoint;
 use super::print;
 use nimseq::InputError;
-use nimseq::backend::Chosen;
 use nimseq::kcross;
 use nimseq::kcross::gpu::KcrossGpu;
 use nimseq::kcross::sequences::{
@@ -66,11 +65,7 @@ pub fn run(command: KcrossCommand) -> Result<()> {
     let saving = saving.unwrap_or(&no_checkpoint);
     let chosen = choose_for_checkpoint(choice, saving)?.announce();
     let gpu = chosen.gpu().map(KcrossGpu::new).transpose()?;
-    let backend = match (&chosen, &gpu) {
-        (Chosen::Reference, _) => Backend::Reference,
-        (_, Some(gpu)) => Backend::Gpu(gpu),
-        (_, None) => Backend::Cpu,
-    };
+    let backend = Backend::of(&chosen, gpu.as_ref());
     let several = matches!(command, KcrossCommand::Table(_));
     let builder = Builder {
         backend: &backend,

@@ -3,24 +3,13 @@
 use std::time::Duration;
 
 use anyhow::Result;
-use indicatif::ProgressBar;
 
 use super::args::{OctalCommand, OctalScanArgs, SeqFormat};
 use super::print;
 use nimseq::backend::choose;
 use nimseq::octal::scan::{Backend, OctalScanSummary, ScanOptions};
-use nimseq::octal::seq::{Reach, describe, stats_lines};
-use nimseq::output::progress_bar;
+use nimseq::octal::seq::{Reach, describe_with_bar, stats_lines};
 use nimseq::output::scan::ScanJob;
-
-/// Runs `work` with a progress bar of values on stderr (drawn on a terminal only), cleared
-/// when it ends.
-fn with_bar<T>(work: impl FnOnce(&ProgressBar) -> T) -> T {
-    let bar = progress_bar(0, "values");
-    let out = work(&bar);
-    bar.finish_and_clear();
-    out
-}
 
 pub fn run(command: OctalCommand) -> Result<()> {
     match command {
@@ -32,7 +21,7 @@ pub fn run(command: OctalCommand) -> Result<()> {
                 max_time: (args.max_time > 0).then(|| Duration::from_secs(args.max_time)),
                 stop: None,
             };
-            let report = with_bar(|bar| describe(&args.code, &reach, args.memory.budget(), bar))?;
+            let report = describe_with_bar(&args.code, &reach, args.memory.budget())?;
             print::report(&report, args.format)?;
             if !report.certified {
                 // Not an error: the values stand; the period is open as far as this went.
@@ -55,7 +44,7 @@ pub fn run(command: OctalCommand) -> Result<()> {
                 look_for_period: false,
                 ..Reach::default()
             };
-            let report = with_bar(|bar| describe(&args.code, &reach, args.memory.budget(), bar))?;
+            let report = describe_with_bar(&args.code, &reach, args.memory.budget())?;
             match args.format {
                 SeqFormat::Json => print::report(&report, args.format),
                 SeqFormat::Text => {

@@ -13,6 +13,7 @@ use super::layout::Layout;
 use super::reference;
 use super::ring::RingValues;
 use super::table::{Resumable, TableError, ValueTable, plan};
+use crate::backend::Chosen;
 use crate::gpu::segments::TablePlan;
 use crate::memory::Budget;
 use crate::output::progress_bar;
@@ -26,6 +27,17 @@ pub enum Backend<'a> {
     Cpu,
     /// The component table from the GPU.
     Gpu(&'a KcrossGpu<'a>),
+}
+
+impl<'a> Backend<'a> {
+    /// The backend `chosen` stands for, its GPU kernel `gpu` (made on `chosen`'s adapter).
+    pub fn of(chosen: &Chosen, gpu: Option<&'a KcrossGpu<'a>>) -> Self {
+        match (chosen, gpu) {
+            (Chosen::Reference, _) => Backend::Reference,
+            (_, Some(gpu)) => Backend::Gpu(gpu),
+            (_, None) => Backend::Cpu,
+        }
+    }
 }
 
 /// Values boards of one `k` up to a size.

@@ -13,7 +13,7 @@ use serde::Serialize;
 use super::code::OctalCode;
 use super::fast::{Engine, Split, TooLarge};
 use crate::memory::{Budget, OverBudget};
-use crate::output::write_values;
+use crate::output::{progress_bar, write_values};
 use crate::period::{Window, certify_windowed};
 
 /// The first length at which a period is looked for; it doubles from there.
@@ -256,6 +256,19 @@ pub fn describe(
         checksum_n: g.len().saturating_sub(1),
         checksums,
     })
+}
+
+/// [`describe`] with a progress bar of the values on stderr (drawn on a terminal only),
+/// cleared when it ends: how the command line and the Python binding call it.
+pub fn describe_with_bar(
+    code: &OctalCode,
+    reach: &Reach,
+    budget: Budget,
+) -> Result<OctalReport, OctalError> {
+    let bar = progress_bar(0, "values");
+    let report = describe(code, reach, budget, &bar);
+    bar.finish_and_clear();
+    report
 }
 
 impl fmt::Display for OctalReport {
