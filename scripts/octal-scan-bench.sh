@@ -40,13 +40,15 @@ if [ -n "$OGSOLVE" ]; then
         exit 2
     fi
     start=$(date +%s.%N)
+    # nimseq writes codes with a raised point (·07, 4·07); ogsolve reads 0.07 and 4.07.
     tail -n +2 "$OUT/$first.csv" | cut -d, -f1 | while read -r code; do
-        sum=$("$OGSOLVE" "$code" -n $((N - 1)) -m rc2 | sed -n 's/.*checksum: \([0-9A-Fa-f]*\).*/\1/p')
-        printf '%s,%08x\n' "$code" "0x$sum"
+        ascii=$(printf '%s' "$code" | sed 's/^·/0./; s/·/./')
+        sum=$("$OGSOLVE" "$ascii" -n $((N - 1)) -m rc2 | sed -n 's/.*checksum: \([0-9A-Fa-f]*\).*/\1/p')
+        printf '%s,0x%08x\n' "$code" "0x$sum"
     done >"$OUT/ogsolve.csv"
     end=$(date +%s.%N)
     printf '%-10s %9.1f s\n' ogsolve "$(echo "$end - $start" | bc)"
-    if cmp -s <(tail -n +2 "$OUT/$first.csv" | cut -d, -f1,7) "$OUT/ogsolve.csv"; then
+    if cmp -s <(tail -n +2 "$OUT/$first.csv" | cut -d, -f1,8) "$OUT/ogsolve.csv"; then
         echo "ogsolve checksums: equal to every row's"
     else
         echo "ogsolve checksums: DIFFER"

@@ -6,13 +6,13 @@ use crate::gpu::{GpuContext, GpuError};
 /// Which implementation computes a result; all give the same values.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum BackendChoice {
-    /// The GPU if a hardware adapter is found, else the fast CPU path (says which on stderr).
+    /// A hardware GPU where it pays, else the fast CPU path (stderr says which, and why).
     Auto,
-    /// The spec's recurrence and period search, one value at a time.
+    /// The plain solver written from the rules alone: the cross-check, slow.
     Reference,
-    /// Bit-parallel recurrence on all cores.
+    /// The fast CPU path, on all cores.
     Cpu,
-    /// WGSL compute shader through wgpu.
+    /// The WGSL compute shader, through wgpu.
     Gpu,
 }
 

@@ -17,7 +17,7 @@ use crate::arrows::spider_gpu::{FillError, SpiderFill};
 use crate::gpu::GpuContext;
 use crate::kcross::reference::{self, Reference};
 use crate::kcross::sequences::{Backend as KcrossBackend, Boards, Solver, strips};
-use crate::kcross::table::TableError;
+use crate::kcross::table::{RAW_RULES_ENGINE, TableError};
 use crate::memory::Budget;
 use crate::octal::{OctalCode, scan::Backend as OctalBackend, seq::OctalError};
 use crate::output::scan::ScanOutput;
@@ -178,6 +178,7 @@ pub fn time_kcross(
                 return Err(TableError::TooLong {
                     n: n_max,
                     limit: reference::MAX_CELLS,
+                    engine: RAW_RULES_ENGINE,
                 });
             }
             let mut states = 0;
@@ -280,7 +281,7 @@ pub fn time_ogsolve(peer: &Path, codes: &[OctalCode], n_max: usize) -> io::Resul
     let mut line = Vec::new();
     for code in codes {
         let out = Command::new(peer)
-            .arg(code.to_string())
+            .arg(code.ascii())
             .args(["-n", &(n_max - 1).to_string(), "-m", "rc2"])
             .output()?;
         let text = String::from_utf8_lossy(&out.stdout);
@@ -290,7 +291,7 @@ pub fn time_ogsolve(peer: &Path, codes: &[OctalCode], n_max: usize) -> io::Resul
             .nth(1)
             .and_then(|hex| u32::from_str_radix(hex, 16).ok());
         match (out.status.success(), sum) {
-            (true, Some(sum)) => line.push(format!("{code}:{sum:08x}")),
+            (true, Some(sum)) => line.push(format!("{code}:0x{sum:08x}")),
             _ => {
                 return Err(io::Error::other(format!(
                     "peer {} on {code} printed no checksum: {}",

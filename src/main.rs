@@ -5,14 +5,15 @@ mod cli;
 use std::io;
 use std::process::ExitCode;
 
-use clap::Parser;
+use clap::error::{ContextKind, ContextValue};
+use clap::{CommandFactory, FromArgMatches};
 
 use cli::args::Cli;
 use nimseq::refusal::is_bad_input;
 
 fn main() -> ExitCode {
     quiet_display_layers();
-    let cli = match Cli::try_parse() {
+    let cli = match parse() {
         Ok(cli) => cli,
         Err(e) => {
             // clap's whole message: usage, valid values, "did you mean". --help and
@@ -32,6 +33,55 @@ fn main() -> ExitCode {
             ExitCode::from(if is_bad_input(&e) { 2 } else { 1 })
         }
     }
+}
+
+/// The flags, with two changes to clap's defaults for argument errors:
+/// * a negative number is read as a flag's value (`--c-max -5`), so the error names the flag
+///   and its range instead of "unexpected argument '-5'";
+/// * the usage line is the subcommand's whole usage (`[OPTIONS] <SET>`), not one built from
+///   the flags given and suggested, which makes an optional flag look required.
+fn parse() -> Result<Cli, clap::Error> {
+    let mut cmd = negative_numbers_as_values(Cli::command());
+    match cmd.try_get_matches_from_mut(std::env::args_os()) {
+        Ok(matches) => Cli::from_arg_matches(&matches),
+        Err(mut e) => {
+            if let Some(ContextValue::StyledStr(usage)) = e.get(ContextKind::Usage) {
+                // "Usage: nimseq sub seq --len <LEN> <SET>": the words up to the first flag or
+                // argument name the subcommand.
+                let words: Vec<String> = usage
+                    .to_string()
+                    .split_whitespace()
+                    .skip(2)
+                    .take_while(|w| !w.starts_with(['-', '<', '[']))
+                    .map(str::to_string)
+                    .collect();
+                let mut sub = &mut cmd;
+                for w in &words {
+                    if sub.find_subcommand(w).is_none() {
+                        break;
+                    }
+                    sub = sub.find_subcommand_mut(w).expect("found just above");
+                }
+                e.insert(
+                    ContextKind::Usage,
+                    ContextValue::StyledStr(sub.render_usage()),
+                );
+            }
+            Err(e)
+        }
+    }
+}
+
+/// `cmd` and its subcommands with every flag that takes a value taking a negative number too.
+fn negative_numbers_as_values(cmd: clap::Command) -> clap::Command {
+    cmd.mut_args(|arg| {
+        if arg.get_action().takes_values() {
+            arg.allow_negative_numbers(true)
+        } else {
+            arg
+        }
+    })
+    .mut_subcommands(negative_numbers_as_values)
 }
 
 /// Turns off Mesa's device-select Vulkan layer unless the user set it: it only orders

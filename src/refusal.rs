@@ -12,7 +12,6 @@ use crate::octal::seq::OctalError;
 use crate::output::checkpoint::CheckpointError;
 use crate::output::resumable::ResumeError;
 use crate::subtraction::scan::ScanError;
-use crate::subtraction::seq::SeqError;
 
 /// Whether an error is the user's to fix: what nimseq refuses before or instead of working
 /// (exit code 2 at the command line, `ValueError` in Python).
@@ -23,7 +22,6 @@ pub fn is_bad_input(e: &anyhow::Error) -> bool {
             || c.is::<ResumeError>()
             || c.is::<CheckpointError>()
             || c.is::<ReferenceError>()
-            || matches!(c.downcast_ref::<SeqError>(), Some(SeqError::OverBudget(_)))
             || matches!(
                 c.downcast_ref::<OctalError>(),
                 Some(OctalError::OverBudget(_))

@@ -134,13 +134,25 @@ fn census_rows() {
     assert_eq!(n15["by_value"]["0"], 3887);
     assert_eq!(n15["by_value"]["1"], 3854);
     assert_eq!(n15["violator_trees"].as_array().unwrap().len(), 2);
+    // Both violators have g = 0 (and m = 11).
+    assert_eq!(n15["violators"], 2);
+    assert_eq!(n15["violators_by_value"]["0"], 2);
     let o = nimseq()
         .args(["arrows", "census", "--n-max", "12"])
         .output()
         .unwrap();
+    // Long rows: n, a value that occurs, its trees, the violators among them.
     let csv = String::from_utf8_lossy(&o.stdout);
-    assert!(csv.starts_with("n,trees,g=0,g=1,pc_violators\n"), "{csv}");
-    assert!(csv.contains("\n12,551,273,278,0\n"), "{csv}");
+    assert!(csv.starts_with("n,g,trees,violators\n1,0,1,0\n"), "{csv}");
+    assert!(csv.contains("\n12,0,273,0\n12,1,278,0\n"), "{csv}");
+    assert!(csv.ends_with("\n12,1,278,0\n"), "{csv}");
+    let table = nimseq()
+        .args(["arrows", "census", "--n-max", "12", "--layout", "table"])
+        .output()
+        .unwrap();
+    let table = String::from_utf8_lossy(&table.stdout);
+    assert!(table.starts_with("n,trees,g=0,g=1,violators\n"), "{table}");
+    assert!(table.contains("\n12,551,273,278,0\n"), "{table}");
     // The raw rules on every tree give the same rows.
     let raw = nimseq()
         .args([

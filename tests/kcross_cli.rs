@@ -311,13 +311,19 @@ fn bad_input_gets_one_line_and_exit_code_2() {
             &["bench", "kcross", "--k", "4", "--repeat", "0"],
             "--repeat",
         ),
-        (&["kcross", "value", "[70]", "--k", "3"], "limit of 63"),
+        (
+            &["kcross", "value", "[70]", "--k", "3"],
+            "limit of the component table (backends cpu and gpu): 63 cells",
+        ),
         // A long board is refused at once (valuing it is quadratic in its length).
         (
             &["kcross", "value", "[80000]", "--k", "3"],
             "more than 4096 cells",
         ),
-        (&["kcross", "value", "[4096]", "--k", "3"], "limit of 63"),
+        (
+            &["kcross", "value", "[4096]", "--k", "3"],
+            "limit of the component table (backends cpu and gpu): 63 cells",
+        ),
         (
             &[
                 "kcross",

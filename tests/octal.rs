@@ -415,14 +415,17 @@ fn octal_cli() {
         .output()
         .unwrap();
     let text = String::from_utf8_lossy(&o.stdout);
-    assert!(text.contains("checksum     a9445e72"), "{text}");
+    assert!(text.contains("checksum     0xa9445e72"), "{text}");
     // And at each power of two (`ogsolve 0.007 -n 4096` prints 80C5EC8).
     let o = nimseq()
         .args(["octal", "stats", "0.007", "--n-max", "4097"])
         .output()
         .unwrap();
     let text = String::from_utf8_lossy(&o.stdout);
-    assert!(text.contains("checksum of G(0..=4096): 080c5ec8"), "{text}");
+    assert!(
+        text.contains("checksum of G(0..=4096): 0x080c5ec8"),
+        "{text}"
+    );
     for (code, naming) in [
         ("0.8", "'8' is not an octal digit"),
         ("1.07", "the digit before the point is 0 or 4"),
@@ -489,18 +492,18 @@ fn scan_rows_agree_across_backends() {
     let (cpu, summary) = rows("cpu");
     assert_eq!(cpu, rows("reference").0);
     assert_eq!(cpu.lines().count(), 1 + 56);
-    assert!(cpu.contains("\n0.07,34,53,1024,1024,9,"), "{cpu}");
-    assert!(cpu.contains("\n0.77,12,71,1024,1024,8,"), "{cpu}");
+    assert!(cpu.contains("\n\u{b7}07,34,53,1024,1024,9,"), "{cpu}");
+    assert!(cpu.contains("\n\u{b7}77,12,71,1024,1024,8,"), "{cpu}");
     // 0.16 needs 510 K values: unsettled here, its fields empty, all 4096 values searched.
-    assert!(cpu.contains("\n0.16,,,,4096,16,"), "{cpu}");
+    assert!(cpu.contains("\n\u{b7}16,,,,4096,16,"), "{cpu}");
     assert!(
-        summary.contains("56 codes: 40 settled, 16 unsettled; longest period 34 (0.07)"),
+        summary.contains("56 codes: 40 settled, 16 unsettled; longest period 34 (\u{b7}07)"),
         "{summary}"
     );
     // The checksum is ogsolve's over G(0..n-max), past a certificate by the period: that of
     // the values themselves.
     let kayles = fast_values(&"0.77".parse().unwrap(), 4096, Kernel::detect());
-    let line = cpu.lines().find(|l| l.starts_with("0.77,")).unwrap();
+    let line = cpu.lines().find(|l| l.starts_with("\u{b7}77,")).unwrap();
     assert!(line.ends_with(&checksum(&kayles)), "{line}");
 }
 

@@ -162,7 +162,8 @@ fn published_period_words() {
     for (set, row) in published() {
         let Some(word) = row.word else { continue };
         let report = seq::describe(&set, 0, MAX_LEN, Budget::UNLIMITED).unwrap();
-        let got: String = report.period_word.iter().map(u32::to_string).collect();
+        let solved = report.solution.expect("certified");
+        let got: String = solved.period_word.iter().map(u32::to_string).collect();
         assert_eq!(got, word, "one period of {set}");
         let plain = reference::nim_values(&set, row.preperiod + row.period);
         let want: String = plain[row.preperiod..].iter().map(u32::to_string).collect();

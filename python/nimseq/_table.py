@@ -38,11 +38,11 @@ class ScanTable(dict):
 
     ``pandas.DataFrame(table)`` and ``polars.DataFrame(table)`` take it as it is. Whole numbers
     are ``uint32`` (``uint64`` where one does not fit, ``int64`` where they may be negative),
-    text columns (an octal ``code``, a ``checksum``) are arrays of ``str`` objects, so that a
-    code such as ``0.70`` stays as written. A column with missing values (the period of an
-    octal code not settled) is a masked array: :meth:`to_polars` makes its masked values nulls
-    (so does ``polars.DataFrame(table)`` with a recent polars), :meth:`to_pandas` pandas'
-    nullable integers (``pandas.DataFrame(table)`` makes such a column float).
+    text columns (an octal ``code`` such as ``·07``, a ``checksum``) are arrays of ``str``
+    objects. A column with missing values (the period of an octal code not settled, ``agrees``
+    outside the paper) is a masked array: :meth:`to_polars` makes its masked values nulls (so
+    does ``polars.DataFrame(table)`` with a recent polars), :meth:`to_pandas` pandas' nullable
+    integers and booleans (``pandas.DataFrame(table)`` makes such a column float or object).
     """
 
     def __init__(self, columns: Dict[str, Any], summary: ScanSummary) -> None:
@@ -61,7 +61,7 @@ class ScanTable(dict):
         return len(next(iter(self.values()))) if self else 0
 
     def to_pandas(self) -> Any:
-        """A ``pandas.DataFrame``, columns with missing values as nullable integers.
+        """A ``pandas.DataFrame``, columns with missing values as nullable integers or booleans.
 
         Example::
 
@@ -74,9 +74,13 @@ class ScanTable(dict):
         data = {}
         for name, column in self.items():
             if isinstance(column, np.ma.MaskedArray):
-                # Integers with a mask: pandas' nullable UInt32 (or UInt64, Int64).
+                # With a mask: pandas' nullable UInt32 (or UInt64, Int64), or boolean.
                 mask = np.ma.getmaskarray(column)
-                column = pd.arrays.IntegerArray(np.ma.getdata(column), mask)
+                values = np.ma.getdata(column)
+                if values.dtype == np.bool_:
+                    column = pd.arrays.BooleanArray(values, mask)
+                else:
+                    column = pd.arrays.IntegerArray(values, mask)
             data[name] = column
         return pd.DataFrame(data)
 

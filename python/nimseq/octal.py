@@ -25,7 +25,8 @@ def values(code: str, n: int, *, mem_budget: Bytes = None) -> np.ndarray:
 
     Args:
         code: the code d0.d1d2...dt as a string: d0 is 0 or 4, the digits 0 to 7 (e.g.
-            "0.77", "0.007", "4.07"). A string, since 0.7 and 0.70 are different games.
+            "0.77", "0.007", "4.07", or in Winning Ways' notation "·77", "4·07", the form
+            nimseq writes codes in).
         n: how many values.
         mem_budget: most memory the values may take [default: half the machine's memory].
 
@@ -83,7 +84,7 @@ def period(
     Guy-Smith window, never guessed.
 
     Args:
-        code: the code, e.g. "0.16".
+        code: the code, e.g. "0.16" or "·16" (``Certificate.code`` has the latter form).
         max_len: give up if no period is certified within this many values [default: 2^20].
         max_time: stop looking after this many seconds and certify what was computed
             (0: no limit) [default: 20].

@@ -12,7 +12,7 @@ use nimseq::backend::{BackendChoice, choose};
 use nimseq::output::scan::{Scan, ScanJob};
 use nimseq::subtraction::planes::Planes;
 use nimseq::subtraction::scan::{Backend, C_MAX_RANGE, DEFAULT_CHUNK_SIZE, ScanOptions};
-use nimseq::subtraction::seq::{self, SeqError};
+use nimseq::subtraction::seq;
 use nimseq::subtraction::summary::ScanSummary;
 use nimseq::subtraction::{Ruleset, TripleFilter};
 
@@ -57,25 +57,19 @@ fn sub_period<'py>(
 ) -> PyResult<Bound<'py, PyDict>> {
     let set = ruleset(moves)?;
     let budget = budget(mem_budget)?;
-    let report = run(py, |_| match seq::describe(&set, 0, max_len, budget) {
-        Ok(report) => Ok(Ok(report)),
-        Err(SeqError::NotCertified(e)) => Ok(Err(e.len)),
-        Err(e) => Err(e.into()),
-    })?;
+    let report = run(py, |_| Ok(seq::describe(&set, 0, max_len, budget)?))?;
     let d = PyDict::new(py);
-    d.set_item("set", set.moves().to_vec())?;
-    match report {
-        Ok(r) => {
-            d.set_item("certified", true)?;
-            d.set_item("period", r.period)?;
-            d.set_item("preperiod", r.preperiod)?;
-            d.set_item("outcome_period", r.outcome_period)?;
-            d.set_item("outcome_preperiod", r.outcome_preperiod)?;
-            d.set_item("window", (r.certificate.from, r.certificate.to))?;
-            d.set_item("checked_len", r.certificate.checked_len)?;
+    d.set_item("set", report.set)?;
+    d.set_item("certified", report.certified)?;
+    match report.solution {
+        Some(s) => {
+            d.set_item("period", s.period)?;
+            d.set_item("preperiod", s.preperiod)?;
+            d.set_item("outcome_period", s.outcome_period)?;
+            d.set_item("outcome_preperiod", s.outcome_preperiod)?;
+            d.set_item("window", (s.certificate.from, s.certificate.to))?;
         }
-        Err(len) => {
-            d.set_item("certified", false)?;
+        None => {
             for key in [
                 "period",
                 "preperiod",
@@ -85,9 +79,9 @@ fn sub_period<'py>(
             ] {
                 d.set_item(key, py.None())?;
             }
-            d.set_item("checked_len", len)?;
         }
     }
+    d.set_item("checked_len", report.computed)?;
     Ok(d)
 }
 

@@ -160,6 +160,8 @@ pub struct CensusRow {
     pub by_value: BTreeMap<u32, u64>,
     /// Parity-conjecture violators: g = 0 with m odd, or g != 0 with m even.
     pub violators: u64,
+    /// The violators by Grundy value (values with none left out).
+    pub violators_by_value: BTreeMap<u32, u64>,
     /// The violators as edge lists, when asked for.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub violator_trees: Vec<String>,
@@ -167,8 +169,23 @@ pub struct CensusRow {
     pub examples: BTreeMap<u32, String>,
 }
 
-/// The census as CSV: `n,trees,g=0,...,g=top,pc_violators`, `top` the largest value seen.
+/// The census as long CSV rows, `n,g,trees,violators`: one row for each value that occurs
+/// among the trees of `n` vertices, with how many trees have it and how many of those violate
+/// the parity conjecture. The columns stay the same whatever the range.
 pub fn write_csv(rows: &[CensusRow], out: &mut impl std::io::Write) -> std::io::Result<()> {
+    writeln!(out, "n,g,trees,violators")?;
+    for r in rows {
+        for (g, trees) in &r.by_value {
+            let violators = r.violators_by_value.get(g).copied().unwrap_or(0);
+            writeln!(out, "{},{g},{trees},{violators}", r.n)?;
+        }
+    }
+    Ok(())
+}
+
+/// The census as a table, a row per `n`: `n,trees,g=0,...,g=top,violators`, `top` the
+/// largest value seen (so the columns depend on the range).
+pub fn write_table_csv(rows: &[CensusRow], out: &mut impl std::io::Write) -> std::io::Result<()> {
     let top = rows
         .iter()
         .filter_map(|r| r.by_value.keys().max().copied())
@@ -178,7 +195,7 @@ pub fn write_csv(rows: &[CensusRow], out: &mut impl std::io::Write) -> std::io::
     for g in 0..=top {
         write!(out, ",g={g}")?;
     }
-    writeln!(out, ",pc_violators")?;
+    writeln!(out, ",violators")?;
     for r in rows {
         write!(out, "{},{}", r.n, r.trees)?;
         for g in 0..=top {
@@ -242,6 +259,7 @@ pub fn census(
         trees: 0,
         by_value: BTreeMap::new(),
         violators: 0,
+        violators_by_value: BTreeMap::new(),
         violator_trees: Vec::new(),
         examples: BTreeMap::new(),
     };
@@ -279,7 +297,10 @@ pub fn census(
         for (g, violates, edges) in valued {
             row.trees += 1;
             *row.by_value.entry(g).or_default() += 1;
-            row.violators += u64::from(violates);
+            if violates {
+                row.violators += 1;
+                *row.violators_by_value.entry(g).or_default() += 1;
+            }
             if let Some(edges) = edges {
                 if g >= 2 && !row.examples.contains_key(&g) {
                     row.examples.insert(g, edges.clone());

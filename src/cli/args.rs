@@ -340,6 +340,10 @@ pub struct ArrowsCensusArgs {
     /// CSV with a header, or one JSON object.
     #[arg(long, value_enum, default_value_t = TableFormat::Csv)]
     pub format: TableFormat,
+    /// CSV as long rows (n,g,trees,violators: one a value that occurs), or as a table (a row
+    /// per n, a column per value: they change with --n-max).
+    #[arg(long, value_enum, default_value_t = SeriesLayout::Long)]
+    pub layout: SeriesLayout,
 }
 
 fn parse_tree(s: &str) -> Result<Tree, String> {
@@ -425,7 +429,9 @@ pub struct OctalScanArgs {
     /// Values G(0..n-max) of each code: a period is looked for at each doubling from 1024.
     #[arg(long, default_value_t = 1 << 16, value_parser = clap::value_parser!(u64).range(nimseq::octal::scan::N_MAX_RANGE))]
     pub n_max: u64,
-    /// Which implementation computes the rows; all give identical rows.
+    /// Which implementation computes the rows; all give identical rows. reference: every option
+    /// of every heap (O(n^2) a code); cpu: the rare/common split, a code a thread; gpu: up to
+    /// 4,096 codes a call in lock-step, a workgroup each.
     #[arg(long, value_enum, default_value_t = BackendChoice::Auto)]
     pub backend: BackendChoice,
     #[command(flatten)]
@@ -622,7 +628,9 @@ pub struct ScanArgs {
     /// Only rulesets with gcd(a,b,c) = 1.
     #[arg(long)]
     pub primitive: bool,
-    /// Which implementation computes the rows; all give identical rows.
+    /// Which implementation computes the rows; all give identical rows. reference: the
+    /// recurrence one value at a time and a search over every period; cpu: bit-parallel rows of
+    /// 64 values on all cores; gpu: one invocation per triple, bit-sliced.
     #[arg(long, value_enum, default_value_t = BackendChoice::Auto)]
     pub backend: BackendChoice,
     /// Add the theory columns to each row: g, rho, K, T0, T1, T2, the predicted period (-1
@@ -694,7 +702,7 @@ pub struct BenchSubArgs {
     #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(C_MAX_RANGE))]
     pub c_max: u32,
     /// A peer program run as `PEER C_MAX`, printing the same checksum line
-    /// (e.g. shared/peers/sub_scan_naive.c built with cc -O2).
+    /// (e.g. tests/data/sub_scan_naive.c built with cc -O2).
     #[arg(long)]
     pub peer: Option<PathBuf>,
     /// Also time the reference backend (slow: about 100 times the fast CPU path).

@@ -4,7 +4,9 @@ use std::io::{self, Write};
 
 use anyhow::Result;
 
-use super::args::{ArrowsCensusArgs, ArrowsCommand, ArrowsSpidersArgs, CpuChoice, TableFormat};
+use super::args::{
+    ArrowsCensusArgs, ArrowsCommand, ArrowsSpidersArgs, CpuChoice, SeriesLayout, TableFormat,
+};
 use super::backend::choose_for_checkpoint;
 use super::print;
 use nimseq::InputError;
@@ -115,7 +117,10 @@ fn census_command(args: ArrowsCensusArgs) -> Result<()> {
             writeln!(out)?;
         }
         TableFormat::Csv => {
-            census::write_csv(&rows, &mut out)?;
+            match args.layout {
+                SeriesLayout::Long => census::write_csv(&rows, &mut out)?,
+                SeriesLayout::Table => census::write_table_csv(&rows, &mut out)?,
+            }
             out.flush()?;
             for r in rows.iter().filter(|r| !r.violator_trees.is_empty()) {
                 for t in &r.violator_trees {

@@ -21,7 +21,12 @@ pub fn run(command: SubCommand) -> Result<()> {
     match command {
         SubCommand::Seq(args) => {
             let report = seq::describe(&args.set, args.len, args.max_len, args.memory.budget())?;
-            print::report(&report, args.format)
+            print::report(&report, args.format)?;
+            if let Some(unsettled) = &report.unsettled {
+                // Not an error: the values stand; the period is open as far as this went.
+                eprintln!("{unsettled}; raise --max-len to look further");
+            }
+            Ok(())
         }
         SubCommand::Scan(args) => scan(args),
         SubCommand::Survey(args) => survey(args),
@@ -51,7 +56,7 @@ pub fn run(command: SubCommand) -> Result<()> {
             };
             print::write_png(&canvas, &args.out)?;
             eprintln!(
-                "wrote {} ({}x{}): blue p = a+b, orange c+a, green c+b, purple other, grey pre-periodic (darker = longer)",
+                "wrote {} ({}x{})",
                 args.out.display(),
                 canvas.width,
                 canvas.height
@@ -112,7 +117,7 @@ fn survey(args: SurveyArgs) -> Result<()> {
     }
     if survey.bugs() > 0 {
         bail!(
-            "{} rulesets contradict a proved theorem: a bug in nimseq or in the spec (listed above)",
+            "{} rulesets contradict a proved theorem: a bug in nimseq or in a proof (listed above)",
             survey.bugs()
         );
     }

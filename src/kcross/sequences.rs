@@ -12,7 +12,7 @@ use super::gpu::KcrossGpu;
 use super::layout::Layout;
 use super::reference;
 use super::ring::RingValues;
-use super::table::{Resumable, TableError, ValueTable, plan};
+use super::table::{RAW_RULES_ENGINE, Resumable, TableError, ValueTable, plan};
 use crate::backend::Chosen;
 use crate::gpu::segments::TablePlan;
 use crate::memory::Budget;
@@ -88,6 +88,7 @@ pub fn check_size(k: usize, n: usize, reference: bool, budget: Budget) -> Result
         return Err(TableError::TooLong {
             n,
             limit: reference::MAX_CELLS,
+            engine: RAW_RULES_ENGINE,
         });
     }
     Ok(())

@@ -37,8 +37,13 @@ pub enum TableError {
         entries: u64,
         budget: u64,
     },
-    #[error("boards of {n} cells are past this backend's limit of {limit}")]
-    TooLong { n: usize, limit: usize },
+    #[error("boards of {n} cells are past the limit of {engine}: {limit} cells")]
+    TooLong {
+        n: usize,
+        limit: usize,
+        /// Which engine: [`TABLE_ENGINE`] or [`RAW_RULES_ENGINE`].
+        engine: &'static str,
+    },
     #[error("{what} (k = {k}) has a value over {max}, which does not fit the table")]
     ValueTooLarge { k: usize, what: String, max: u32 },
     #[error(transparent)]
@@ -46,6 +51,11 @@ pub enum TableError {
     #[error(transparent)]
     Checkpoint(#[from] CheckpointError),
 }
+
+/// The component table's name in [`TableError::TooLong`].
+pub const TABLE_ENGINE: &str = "the component table (backends cpu and gpu)";
+/// The raw rules' name in [`TableError::TooLong`].
+pub const RAW_RULES_ENGINE: &str = "the raw rules (backend reference)";
 
 /// A checkpoint a CPU build saves its finished levels to, and resumes from.
 #[derive(Clone, Copy, Debug)]
@@ -73,7 +83,11 @@ pub fn check_budget(layout: &Layout, budget: Budget) -> Result<(), TableError> {
 /// `budget` bytes.
 pub fn plan(k: usize, n: usize, budget: Budget) -> Result<Layout, TableError> {
     if n > MAX_N {
-        return Err(TableError::TooLong { n, limit: MAX_N });
+        return Err(TableError::TooLong {
+            n,
+            limit: MAX_N,
+            engine: TABLE_ENGINE,
+        });
     }
     let layout = Layout::new(k, n);
     check_budget(&layout, budget)?;

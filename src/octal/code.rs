@@ -1,4 +1,7 @@
-//! Octal codes as users type them: `d0.d1d2...dt` (spec `octal.md` section 1).
+//! Octal codes as users type them, `d0.d1d2...dt` (`0.07`, `4.07`), or in Winning Ways'
+//! notation with a raised point (`·07`, `4·07`), which is how nimseq writes them: a reader of
+//! its CSV (pandas, polars, a spreadsheet) keeps `·07` as text, where `0.07` becomes a number
+//! and `0.0000001` becomes `1e-07`.
 
 use std::fmt;
 use std::str::FromStr;
@@ -32,6 +35,22 @@ impl OctalCode {
             digits[s as usize] = 3;
         }
         OctalCode { digits }
+    }
+
+    /// The code as most programs read it, with an ASCII point: `0.07`, `4.07` (for ogsolve).
+    pub fn ascii(&self) -> String {
+        format!("{}.{}", self.digits[0], self.fraction())
+    }
+
+    /// The digits after the point, `d1...dt` (`0` for a code with none past `d0`).
+    fn fraction(&self) -> String {
+        if self.digits.len() == 1 {
+            return "0".to_string();
+        }
+        self.digits[1..]
+            .iter()
+            .map(|&d| char::from(b'0' + d))
+            .collect()
     }
 
     /// The digits `d0..=dt`.
@@ -74,10 +93,13 @@ impl FromStr for OctalCode {
         };
         let t = s.trim();
         let (whole, fraction) = t
-            .split_once('.')
-            .ok_or_else(|| err("expected d0.d1d2..., e.g. 0.77 or 4.07"))?;
+            .split_once(POINT)
+            .or_else(|| t.split_once('.'))
+            .ok_or_else(|| err("expected d0.d1d2..., e.g. 0.77, 4.07 or ·77"))?;
         let d0 = match whole {
             "0" => 0,
+            // Winning Ways leaves out a leading 0: `·07`.
+            "" if t.starts_with(POINT) => 0,
             "4" => 4,
             _ => return Err(err("the digit before the point is 0 or 4")),
         };
@@ -106,16 +128,16 @@ impl FromStr for OctalCode {
     }
 }
 
+/// The raised point of Winning Ways' notation, with which codes are written.
+pub const POINT: char = '\u{b7}';
+
+/// `·d1d2...dt`, or `4·d1...dt` when a heap may split without taking.
 impl fmt::Display for OctalCode {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}.", self.digits[0])?;
-        if self.digits.len() == 1 {
-            return write!(f, "0");
+        if self.digits[0] != 0 {
+            write!(f, "{}", self.digits[0])?;
         }
-        for d in &self.digits[1..] {
-            write!(f, "{d}")?;
-        }
-        Ok(())
+        write!(f, "{POINT}{}", self.fraction())
     }
 }
 
@@ -126,14 +148,20 @@ mod tests {
     #[test]
     fn codes_parse_and_print() {
         for (text, shown, t) in [
-            ("0.77", "0.77", 2),
-            ("4.07", "4.07", 2),
-            ("0.0070", "0.007", 3),
+            ("0.77", "\u{b7}77", 2),
+            ("4.07", "4\u{b7}07", 2),
+            ("0.0070", "\u{b7}007", 3),
+            ("\u{b7}007", "\u{b7}007", 3),
+            ("0\u{b7}16", "\u{b7}16", 2),
+            ("4\u{b7}0", "4\u{b7}0", 0),
         ] {
             let code: OctalCode = text.parse().unwrap();
             assert_eq!((code.to_string(), code.t()), (shown.to_string(), t));
         }
-        assert_eq!(OctalCode::subtraction(&[1, 3]).to_string(), "0.303");
+        assert_eq!(OctalCode::subtraction(&[1, 3]).to_string(), "\u{b7}303");
+        for ascii in ["0.77", "4.07", "4.0", "0.007"] {
+            assert_eq!(ascii.parse::<OctalCode>().unwrap().ascii(), ascii);
+        }
         assert!("0.007".parse::<OctalCode>().unwrap().splits());
         assert!(!"0.33".parse::<OctalCode>().unwrap().splits());
         assert_eq!(
@@ -141,7 +169,20 @@ mod tests {
             "no digit after the point"
         );
         for bad in [
-            "0.8", "1.07", "0.", "07", "0.0", "0.000", "", ".3", "0.3x", "-0.3",
+            "0.8",
+            "1.07",
+            "0.",
+            "07",
+            "0.0",
+            "0.000",
+            "",
+            ".3",
+            "0.3x",
+            "-0.3",
+            "\u{b7}",
+            "4\u{b7}",
+            "\u{b7}\u{b7}3",
+            "1\u{b7}3",
         ] {
             assert!(bad.parse::<OctalCode>().is_err(), "{bad}");
         }

@@ -541,16 +541,17 @@ mod tests {
         let quiet = ProgressBar::hidden();
         let mut rows = cpu.solve(&codes, 300, Budget::UNLIMITED, &quiet).unwrap();
         verify_sample(&cpu, &codes, &rows, 300, 1.0).unwrap();
-        rows[3].checksum = "00000000".into();
+        rows[3].checksum = "0x00000000".into();
         let err = verify_sample(&cpu, &codes, &rows, 300, 1.0).unwrap_err();
         let message = err.to_string();
         assert!(
-            message
-                .starts_with("the cpu backend disagrees with the reference path on 0.4: row 0.4,"),
+            message.starts_with(
+                "the cpu backend disagrees with the reference path on \u{b7}4: row \u{b7}4,"
+            ),
             "{message}"
         );
         assert!(
-            message.contains(",00000000, the reference path's 0.4,"),
+            message.contains(",0x00000000, the reference path's \u{b7}4,"),
             "{message}"
         );
         verify_sample(&cpu, &codes, &rows, 300, 0.0).unwrap();

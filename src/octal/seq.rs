@@ -102,7 +102,8 @@ pub fn checksum(values: &[u32]) -> String {
 /// ogsolve's checksum of all of `values`, and of each prefix `G(0..=n)` for which `at(n)`.
 fn checksums_at(values: &[u32], at: impl Fn(usize) -> bool) -> (Vec<(usize, String)>, String) {
     let (mut s0, mut s1) = (0u16, 0u16);
-    let hex = |s0: u16, s1: u16| format!("{:08x}", (u32::from(s1) << 16) | u32::from(s0));
+    // With its 0x: eight hex digits that happen to be decimal ones stay text in a CSV reader.
+    let hex = |s0: u16, s1: u16| format!("0x{:08x}", (u32::from(s1) << 16) | u32::from(s0));
     let mut prefixes = Vec::new();
     for (n, &g) in values.iter().enumerate() {
         s0 = s0.wrapping_add(g as u16);

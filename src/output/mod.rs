@@ -1,13 +1,17 @@
 //! Writers shared by every family: CSV or JSON-lines rows, and result files that resume.
 //!
 //! * [`Format`]: one row per result, a CSV header first.
+//! * [`chart`]: axes, ticks, labels and a legend around a plot, on a canvas.
+//! * [`hex`]: 64-bit checksums as hex strings in JSON.
 //! * [`image`]: an RGB canvas written as PNG, for plots.
 //! * [`resumable`]: a result file plus a checkpoint naming the last complete chunk.
 //! * [`checkpoint`]: the finished steps of a long table build, to resume it.
 //! * [`scan`]: the driver of the scans: chunks solved on a backend, rows written in order
 //!   to a resumable file, shards.
 
+pub mod chart;
 pub mod checkpoint;
+pub mod hex;
 pub mod image;
 pub mod resumable;
 pub mod scan;

@@ -143,16 +143,17 @@ impl FromStr for Ruleset {
     }
 }
 
+impl Ruleset {
+    /// `moves` as a set is written: `{3,8,15}`.
+    pub fn braces(moves: &[u32]) -> String {
+        let list: Vec<String> = moves.iter().map(u32::to_string).collect();
+        format!("{{{}}}", list.join(","))
+    }
+}
+
 impl fmt::Display for Ruleset {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{{")?;
-        for (i, m) in self.moves.iter().enumerate() {
-            if i > 0 {
-                write!(f, ",")?;
-            }
-            write!(f, "{m}")?;
-        }
-        write!(f, "}}")
+        f.write_str(&Ruleset::braces(&self.moves))
     }
 }
 

@@ -56,7 +56,7 @@ impl Row for ScanRow {
                 out(Field::Bool(b));
             }
             out(Field::Signed(t.predicted_period));
-            out(Field::Text(t.agrees));
+            out(t.agrees.map_or(Field::Missing, Field::Bool));
         }
     }
 
@@ -72,10 +72,11 @@ impl Row for ScanRow {
             }
             Some(t) => {
                 line.leave_open();
+                let agrees = t.agrees.map_or(String::new(), |b| b.to_string());
                 writeln!(
                     out,
-                    ",{},{},{},{},{},{},{},{}",
-                    t.g, t.rho, t.k, t.t0, t.t1, t.t2, t.predicted_period, t.agrees
+                    ",{},{},{},{},{},{},{},{agrees}",
+                    t.g, t.rho, t.k, t.t0, t.t1, t.t2, t.predicted_period
                 )
             }
         }

@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 use super::solution::Solution;
 use super::triple::Triple;
 
-/// FNV-1a offset basis and prime exactly as `shared/peers/sub_scan_naive.c` writes them. Its
+/// FNV-1a offset basis and prime exactly as the peer program `tests/data/sub_scan_naive.c` writes them. Its
 /// basis, 1469598103934665603, is the standard 14695981039346656037 with the last digit dropped;
 /// the checksum is defined by the peer, so it is kept.
 const FNV_OFFSET: u64 = 1_469_598_103_934_665_603;
@@ -28,7 +28,9 @@ pub struct ScanSummary {
     /// Largest period and pre-period, with the first ruleset (in scan order) reaching them.
     pub max_period: (u64, [u32; 3]),
     pub max_preperiod: (u64, [u32; 3]),
-    /// FNV-1a over `(a, b, c, p, q)` of every row, each as a 32-bit word, in scan order.
+    /// FNV-1a over `(a, b, c, p, q)` of every row, each as a 32-bit word, in scan order; hex
+    /// in JSON, as in the text.
+    #[serde(with = "crate::output::hex")]
     pub fnv: u64,
     /// Values computed to certify the rows (depends on the backend's search, unlike the rest).
     pub values: u64,

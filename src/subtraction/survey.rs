@@ -1,4 +1,5 @@
-//! The theory checks of spec section 4, items 1-8, tallied over a scan's rows.
+//! The theory checks 1-8 of `docs/subtraction.md` ("What `survey` checks"), tallied over a
+//! scan's rows.
 //!
 //! Every check counts the rulesets it applies to and those that hold, and keeps the first
 //! [`MAX_LISTED`] failures (all are counted). A failure of Theorem 32, Theorem 34 or Proposition 53
@@ -44,7 +45,7 @@ impl Check {
     }
 }
 
-/// Everything spec section 4 asks of a scan (items 1-8), plus the scan's own totals.
+/// Every check of `docs/subtraction.md` (1-8) over a scan, plus the scan's own totals.
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct Survey {
     pub summary: ScanSummary,
@@ -262,7 +263,7 @@ impl fmt::Display for Survey {
         writeln!(
             f,
             "{:<52} {:>12} {:>12} {:>8}",
-            "check (spec section 4 item)", "applied", "held", "failed"
+            "check (numbered as in docs/subtraction.md)", "applied", "held", "failed"
         )?;
         for (name, check, _) in self.checks() {
             writeln!(
@@ -281,7 +282,7 @@ impl fmt::Display for Survey {
         for (name, check, bug) in self.checks() {
             if check.failed() > 0 {
                 let label = if bug {
-                    "BUG in nimseq or the spec"
+                    "BUG in nimseq or in a proof"
                 } else {
                     "failures"
                 };
@@ -327,7 +328,7 @@ mod tests {
         assert_eq!(survey.conjecture_50.failed(), 1);
         assert_eq!(survey.bugs(), 1);
         let report = survey.to_string();
-        assert!(report.contains("BUG in nimseq or the spec"), "{report}");
+        assert!(report.contains("BUG in nimseq or in a proof"), "{report}");
         assert!(report.contains("{3,8,13}: p = 17, q = 0"), "{report}");
         assert!(report.contains("{3,8,12}: p = 5, q = 0"), "{report}");
     }

@@ -46,7 +46,7 @@ impl TripleFilter {
     }
 
     /// The triples in scan order: `c` ascending, then `a`, then `b` (the order of
-    /// `shared/peers/sub_scan_naive.c`, so that checksums compare).
+    /// `tests/data/sub_scan_naive.c`, so that checksums compare).
     pub fn triples(&self) -> Triples<'_> {
         let c = self.c_min.max(3);
         // With no `c` in range, `a > a_hi` makes `settle` step past `c_max` at once.

@@ -150,9 +150,9 @@ pub struct TheoryColumns {
     /// The predicted least period; -1 uncovered (pre-periodic by Conjecture 50), -2 outside the
     /// paper (`a / g = 1`).
     pub predicted_period: i64,
-    /// `yes` or `no` where the paper makes a claim (a theorem, or Conjecture 50 for uncovered
-    /// angles), `none` outside it.
-    pub agrees: &'static str,
+    /// Whether the computed period agrees where the paper makes a claim (a theorem, or
+    /// Conjecture 50 for uncovered angles); none outside it.
+    pub agrees: Option<bool>,
 }
 
 impl TheoryColumns {
@@ -162,13 +162,12 @@ impl TheoryColumns {
         let (a1, b1, c1) = (a / g, b / g, c / g);
         let base = Base::new(a1, b1);
         let rho = c1 % (a1 + b1);
-        let yes_no = |ok: bool| if ok { "yes" } else { "no" };
         let (predicted_period, agrees) = match predict(a, b, c) {
             Prediction::Covered { period, .. } | Prediction::Additive { period } => {
-                (period as i64, yes_no(q == 0 && p == period))
+                (period as i64, Some(q == 0 && p == period))
             }
-            Prediction::Uncovered => (-1, yes_no(q > 0)),
-            Prediction::OutsideTheory => (-2, "none"),
+            Prediction::Uncovered => (-1, Some(q > 0)),
+            Prediction::OutsideTheory => (-2, None),
         };
         TheoryColumns {
             g,
