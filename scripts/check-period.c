@@ -4,7 +4,7 @@
  *   ./check-period P Q m1,m2,...,c      (moves sorted, at most 63: values stay below 64)
  *
  * computes G(0 .. Q + P + c] by the plain mex recurrence, one byte per value, then checks the
- * window certificate of spec subtraction-theory.md 3.1: G(x + P) = G(x) for x in [Q, Q + c);
+ * window certificate of docs/subtraction.md, section 2: G(x + P) = G(x) for x in [Q, Q + c);
  * that Q is least (G(Q - 1) != G(Q - 1 + P)); and that P is least (for each prime r | P,
  * P / r fails the same window). Prints one line; exit code 1 if any check fails.
  */

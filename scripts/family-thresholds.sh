@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# z0(x, y) for the spider families S(x, y, z) of Conjecture 7.4 / Theorem 8.12 (spec arrows.md
-# 1.8, 4.2): every pair 1 <= x <= y <= 12 and (2, y) for 13 <= y <= 40, z <= Z_MAX, one
+# z0(x, y) for the spider families S(x, y, z) of Conjecture 7.4 / Theorem 8.12 (docs/arrows.md,
+# "Spider families"): every pair 1 <= x <= y <= 12 and (2, y) for 13 <= y <= 40, z <= Z_MAX, one
 # `nimseq arrows family` per pair on all cores. Prints CSV: x,y,z_max,kind,from,period where
 # kind is parity (g = z mod 2 from z = from), period (least period from z = from) or none.
 #   bash scripts/family-thresholds.sh 600 > results/arrows/family-thresholds-z600.csv

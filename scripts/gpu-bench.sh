@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# GPU benchmark for a lent device machine (see shared/notes/gpu-device.md): prints the adapter,
+# GPU benchmark for a lent device machine (the device tool): prints the adapter,
 # times the subtraction scan on the GPU and the CPU path in one run, then pushes the k-cross
 # table for k = 3..13 as far as the card allows in a few minutes, the 3-leg spider table
 # (Game of Arrows) as far as the card allows, reporting any value not seen with legs <= 120,
@@ -9,7 +9,7 @@
 # Prepare here (the device has no Rust toolchain and no network):
 #   echo /.dev/ >> .git/info/exclude; mkdir -p .dev
 #   cargo build --release && cp target/release/nimseq .dev/
-#   cc -O2 -o .dev/sub_scan_naive ../shared/peers/sub_scan_naive.c
+#   cc -O2 -o .dev/sub_scan_naive tests/data/sub_scan_naive.c
 #   plus the Vulkan loader debs in .gl/ (recipe in the device tool's README)
 # Then run on the device with carry [".dev", ".gl"]:
 #   bash scripts/gpu-bench.sh 1000 200 150 40 120 1500 200 120

@@ -17,6 +17,7 @@ macro_rules! trials {
 mod arrows_cli;
 mod arrows_values;
 mod common;
+mod docs;
 mod kcross_cli;
 mod kcross_values;
 mod octal;
@@ -31,6 +32,7 @@ fn main() {
     let trials = [
         arrows_cli::trials(),
         arrows_values::trials(),
+        docs::trials(),
         kcross_cli::trials(),
         kcross_values::trials(),
         octal::trials(),
