@@ -1,18 +1,26 @@
-//! The README and `docs/` against the repository and the program: every relative link names a
-//! file a clone has, and every README example marked as checked prints what the README shows.
+//! The README, `docs/` and the other pages against the repository and the program: every
+//! relative link names a file a clone has, and every README example marked as checked prints
+//! what the README shows.
 
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// The Markdown files a user reads: README.md and every page of docs/.
+/// The Markdown files a user reads: README.md, BENCHMARKS.md, every page of docs/ and the
+/// README of each results/ folder.
 fn pages() -> Vec<PathBuf> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut pages = vec![root.join("README.md")];
+    let mut pages = vec![root.join("README.md"), root.join("BENCHMARKS.md")];
     for entry in fs::read_dir(root.join("docs")).expect("docs/") {
         let path = entry.expect("a docs entry").path();
         if path.extension().is_some_and(|e| e == "md") {
             pages.push(path);
+        }
+    }
+    for entry in fs::read_dir(root.join("results")).expect("results/") {
+        let readme = entry.expect("a results entry").path().join("README.md");
+        if readme.exists() {
+            pages.push(readme);
         }
     }
     pages

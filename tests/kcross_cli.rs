@@ -334,7 +334,7 @@ fn bad_input_gets_one_line_and_exit_code_2() {
                 "--backend",
                 "reference",
             ],
-            "limit of 40",
+            "limit of the raw rules (backend reference): 40 cells",
         ),
         (
             &[

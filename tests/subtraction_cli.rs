@@ -66,15 +66,8 @@ fn seq_prints_period_and_certificate() {
 /// Computed, nothing proved: the values, `none certified`, a line on stderr, exit code 0 (the
 /// rule of every command, docs/output.md); JSON says `certified: false`, the set as a list.
 fn seq_says_plainly_when_no_period_is_certified() {
-    let o = run(&[
-        "sub",
-        "seq",
-        "143,148,292",
-        "--max-len",
-        "5000",
-        "--len",
-        "8",
-    ]);
+    let args = ["sub", "seq", "143,148,292", "--max-len", "5000"];
+    let o = run(&[&args[..], &["--len", "8"]].concat());
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let err = stderr(&o);
     assert!(
@@ -87,15 +80,7 @@ fn seq_says_plainly_when_no_period_is_certified() {
         out.ends_with("period       none certified within G(0..5056)\n"),
         "{out}"
     );
-    let o = run(&[
-        "sub",
-        "seq",
-        "143,148,292",
-        "--max-len",
-        "5000",
-        "--format",
-        "json",
-    ]);
+    let o = run(&[&args[..], &["--format", "json"]].concat());
     assert_eq!(o.status.code(), Some(0));
     let json: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(json["set"], serde_json::json!([143, 148, 292]));

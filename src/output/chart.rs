@@ -210,8 +210,13 @@ mod tests {
                 "20", "40", "60", "80", "100", "120", "140", "160", "180", "200"
             ]
         );
-        let t: Vec<f64> = ticks(3.0, 7.0).into_iter().map(|(v, _)| v).collect();
-        assert_eq!(t, [3.0, 4.0, 5.0, 6.0, 7.0]);
+        let t: Vec<String> = ticks(3.0, 7.0).into_iter().map(|(_, s)| s).collect();
+        assert_eq!(
+            t,
+            [
+                "3.0", "3.5", "4.0", "4.5", "5.0", "5.5", "6.0", "6.5", "7.0"
+            ]
+        );
         assert!(ticks(1.0, 1.0).is_empty());
     }
 
