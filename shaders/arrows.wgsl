@@ -62,19 +62,10 @@ fn raise_flag(bit: u32) {
     or_word(idx(params.flag_lo, params.flag_hi), bit);
 }
 
-// llvmpipe may end an invocation's loops, silently, once they have run 65,535 iterations in
-// all (Mesa's LP_MAX_TGSI_LOOP_ITERATIONS). An invocation runs about 1,400 + 54 h_max of them
-// with six legs (27 h_max with three), below that for every table that fits in memory; and
-// each loop checks where it ends that its own condition says it should, so that a cut one
-// raises bit 2 of the flag instead of storing a value made from part of its options.
-var<private> cut: bool = false;
-
-// Called where a loop ends, with whether its own exit condition holds.
-fn ended(done: bool) {
-    if !done {
-        cut = true;
-    }
-}
+// Loops and llvmpipe's limit: loop_check.wgsl. An invocation runs about 1,400 + 54 h_max loop
+// iterations with six legs (27 h_max with three), below the limit for every table that fits in
+// memory; a loop cut all the same raises bit 2 of the flag instead of storing a value made from
+// part of its options.
 
 const MAX_LEGS: u32 = 6u;
 const STAR: u32 = 0u;
@@ -279,6 +270,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
     if i >= params.count {
         return;
     }
+    spin();
     var codes: array<u32, 6>;
     var t = 0u;
     for (; t < MAX_LEGS; t++) {

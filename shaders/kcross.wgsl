@@ -41,21 +41,11 @@ struct Params {
 
 const MAX_LEN: u32 = 64u;
 
-// llvmpipe may end an invocation's loops, silently, once they have run 65,535 iterations in
-// all (Mesa's LP_MAX_TGSI_LOOP_ITERATIONS). An invocation here runs at most about 40,000 (its
-// word's states, each a fill of at most 64 x 64 steps and a few hundred more); and each loop
-// checks where it ends that its own condition says it should, so that a cut one writes the
-// mark `LOOP_CUT` to the flag word instead of values made from part of their options (the
-// host then discards the table).
+// Loops and llvmpipe's limit: loop_check.wgsl. An invocation here runs at most about 40,000
+// loop iterations (its word's states, each a fill of at most 64 x 64 steps and a few hundred
+// more); a loop cut all the same writes the mark `LOOP_CUT` to the flag word instead of values
+// made from part of their options (the host then discards the table).
 const LOOP_CUT: u32 = 0xfffffffeu;
-var<private> cut: bool = false;
-
-// Called where a loop ends, with whether its own exit condition holds.
-fn ended(done: bool) {
-    if !done {
-        cut = true;
-    }
-}
 
 var<private> v: array<u32, 64>;
 var<private> p: array<u32, 65>;
@@ -235,6 +225,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
     if local >= params.count {
         return;
     }
+    spin();
     let word = idx(params.first_lo, params.first_hi) + Idx(local);
     let e = params.e;
     // The block of this word: the last S whose block starts at or before it.

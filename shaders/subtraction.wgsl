@@ -85,22 +85,11 @@ const WORKGROUP_SIZE: u32 = 64u;
 // cross the bus, not a whole state.
 @group(0) @binding(8) var<storage, read> inputs: array<vec4<u32>>;
 
-// llvmpipe ends every loop of an invocation, silently, once all its loops together have run
-// 65,535 iterations (Mesa's LP_MAX_TGSI_LOOP_ITERATIONS), and a word made past that point would
-// be wrong. So a slot stops each pass after `params.loop_budget` iterations of its word loop
-// and goes on in the next, which keeps every invocation far below the limit (the other loops
-// are short: the ring's rows at the first pass, a few thousand steps of proof). And each loop
-// checks, where it ends, that its condition says it should: one that does not was cut, and
-// `cut` is reported to the host (`live_count[1]`), which discards the batch with an error
-// naming the adapter. Hardware has no such limit: the checks never fire there.
-var<private> cut: bool = false;
-
-// Called where a loop ends, with whether its own exit condition holds.
-fn ended(done: bool) {
-    if !done {
-        cut = true;
-    }
-}
+// Loops and llvmpipe's limit: loop_check.wgsl. A slot stops each pass after
+// `params.loop_budget` iterations of its word loop and goes on in the next, which keeps every
+// invocation far below the limit (the other loops are short: the ring's rows at the first pass,
+// a few thousand steps of proof); a loop cut all the same sets `live_count[1]`, and the host
+// discards the batch.
 
 fn flat_index(gid: vec3<u32>, groups: vec3<u32>) -> u32 {
     return gid.y * groups.x * WORKGROUP_SIZE + gid.x;
@@ -437,6 +426,7 @@ fn step(@builtin(global_invocation_id) gid: vec3<u32>,
     let slot = flat_index(gid, groups);
     var live = false;
     if slot < params.count {
+        spin();
         live = run_slot(slot);
     }
     if live {

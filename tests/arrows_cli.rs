@@ -327,7 +327,14 @@ fn a_tree_without_moves_says_the_player_to_move_loses() {
     );
 }
 
+/// A loop of the spider kernel forced past llvmpipe's limit (the loop-spin hook): an error
+/// naming the adapter, never a row.
+fn a_cut_loop_is_an_error_never_a_row() {
+    crate::common::forced_cut(&["arrows", "spiders", "--leg-max", "8"], "arrows", None);
+}
+
 trials!(
+    a_cut_loop_is_an_error_never_a_row,
     a_tree_without_moves_says_the_player_to_move_loses,
     killed_spider_table_resumes_byte_identical,
     value_of_the_papers_counterexample,

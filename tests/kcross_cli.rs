@@ -422,7 +422,18 @@ fn killed_table_resumes_byte_identical() {
     );
 }
 
+/// A loop of the k-cross kernel forced past llvmpipe's limit (the loop-spin hook): an error
+/// naming the adapter, never a value.
+fn a_cut_loop_is_an_error_never_a_row() {
+    crate::common::forced_cut(
+        &["kcross", "seq", "--k", "3", "--n-max", "20"],
+        "kcross",
+        None,
+    );
+}
+
 trials!(
+    a_cut_loop_is_an_error_never_a_row,
     a_position_without_moves_says_the_player_to_move_loses,
     an_adapter_name_that_matches_none_is_refused,
     killed_table_resumes_byte_identical,

@@ -562,7 +562,18 @@ fn max_len_is_rounded_to_words_and_says_so() {
     assert!(err.contains("raise --max-len"), "{err}");
 }
 
+/// A loop of the subtraction kernel forced past llvmpipe's limit (the loop-spin hook): an error
+/// naming the adapter, never a row.
+fn a_cut_loop_is_an_error_never_a_row() {
+    crate::common::forced_cut(
+        &["sub", "scan", "--c-max", "30", "--verify-sample", "0"],
+        "subtraction",
+        Some("a,b,c,period,preperiod,outcome_period,outcome_preperiod"),
+    );
+}
+
 trials!(
+    a_cut_loop_is_an_error_never_a_row,
     max_len_is_rounded_to_words_and_says_so,
     seq_prints_period_and_certificate,
     seq_says_plainly_when_no_period_is_certified,

@@ -12,7 +12,11 @@ use crate::gpu::segments::{DeviceTable, Misfit, Pipelines, TablePlan, TableReque
 use crate::gpu::{GpuContext, GpuError};
 use crate::output::checkpoint::{Checkpoint, CheckpointError};
 
-const SHADER: &str = include_str!("../../shaders/arrows.wgsl");
+/// The kernel, after the loop checks it shares with the other kernels.
+const SHADER: &str = concat!(
+    include_str!("../../shaders/loop_check.wgsl"),
+    include_str!("../../shaders/arrows.wgsl")
+);
 const WORKGROUP: u32 = 64;
 /// Words per tuple in the shader: two 16-bit codes per word.
 const TUPLE_WORDS: usize = MAX_LEGS / 2;

@@ -18,6 +18,11 @@ pub const REQUIRE_GPU_ENV: &str = "NIMSEQ_REQUIRE_GPU";
 /// Lowers the bytes per storage binding (e.g. `16K`), so that small tables spread over many
 /// segments ([`segments`]) and the split is tested without a large card.
 pub const MAX_BINDING_ENV: &str = "NIMSEQ_GPU_MAX_BINDING";
+/// A test hook: the loop iterations each invocation of the subtraction, k-cross and spider
+/// kernels runs first (`shaders/loop_check.wgsl`), so that on an adapter that cuts long loops
+/// (llvmpipe, after 65,535) the kernels' own loops are cut and the tests see the checks catch
+/// it.
+pub const LOOP_SPIN_ENV: &str = "NIMSEQ_GPU_LOOP_SPIN";
 
 /// Chooses the adapter whose name contains this text (any case), as wgpu's own tools do.
 pub const ADAPTER_NAME_ENV: &str = "WGPU_ADAPTER_NAME";
@@ -126,6 +131,8 @@ pub struct GpuContext {
     pub limits: wgpu::Limits,
     /// [`MAX_BINDING_ENV`], where set.
     binding_override: Option<u64>,
+    /// [`LOOP_SPIN_ENV`], where set.
+    loop_spin: Option<u32>,
 }
 
 /// `source` with the lines from `// NAME: begin` to `// NAME: end` replaced by `block`.
@@ -151,6 +158,13 @@ impl GpuContext {
             Ok(text) => Some(parse_bytes(&text).map_err(|message| GpuError::Setting {
                 name: MAX_BINDING_ENV,
                 message,
+            })?),
+            Err(_) => None,
+        };
+        let loop_spin = match std::env::var(LOOP_SPIN_ENV) {
+            Ok(text) => Some(text.trim().parse().map_err(|e| GpuError::Setting {
+                name: LOOP_SPIN_ENV,
+                message: format!("'{text}' is not a count of iterations: {e}"),
             })?),
             Err(_) => None,
         };
@@ -185,6 +199,7 @@ impl GpuContext {
                 info: adapter.get_info(),
                 limits,
                 binding_override,
+                loop_spin,
             })
         })
     }
@@ -273,6 +288,11 @@ impl GpuContext {
                 label: Some(label),
                 source: wgpu::ShaderSource::Wgsl(Cow::Borrowed(source)),
             });
+        // The test hook, for the kernels that have it.
+        let spin = self
+            .loop_spin
+            .filter(|_| source.contains("override loop_spin"))
+            .map(|n| ("loop_spin", f64::from(n)));
         let pipeline = self
             .device
             .create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
@@ -280,7 +300,10 @@ impl GpuContext {
                 layout: None,
                 module: &module,
                 entry_point: Some(entry),
-                compilation_options: Default::default(),
+                compilation_options: wgpu::PipelineCompilationOptions {
+                    constants: spin.as_slice(),
+                    ..Default::default()
+                },
                 cache: None,
             });
         match pollster::block_on(scope.pop()) {

@@ -11,7 +11,11 @@ use crate::gpu::segments::{DeviceTable, Misfit, Pipelines, TablePlan, TableReque
 use crate::gpu::{GpuContext, GpuError};
 use crate::memory::Budget;
 
-const SHADER: &str = include_str!("../../shaders/kcross.wgsl");
+/// The kernel, after the loop checks it shares with the other kernels.
+const SHADER: &str = concat!(
+    include_str!("../../shaders/loop_check.wgsl"),
+    include_str!("../../shaders/kcross.wgsl")
+);
 const WORKGROUP: u32 = 64;
 /// Words per dispatch: keeps each submission short.
 const BATCH_WORDS: u64 = 1 << 20;

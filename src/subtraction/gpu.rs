@@ -74,7 +74,11 @@ use super::triple_solver;
 use crate::gpu::{GpuContext, GpuError};
 use crate::memory::Budget;
 
-const SHADER: &str = include_str!("../../shaders/subtraction.wgsl");
+/// The kernel, after the loop checks it shares with the other kernels.
+const SHADER: &str = concat!(
+    include_str!("../../shaders/loop_check.wgsl"),
+    include_str!("../../shaders/subtraction.wgsl")
+);
 /// The shader's word block (between its `word: begin` and `word: end` lines) for 64-bit words,
 /// replacing the `u32` one on adapters with `SHADER_INT64`. WGSL's `countLeadingZeros` takes
 /// 32-bit lanes (SPIR-V's FindUMsb too), so the count is built from the halves.

@@ -238,3 +238,44 @@ pub fn killed_then_resumed(args: &[&str], bytes: u64) -> Vec<u8> {
     assert!(!checkpoint.exists(), "the checkpoint stays after the run");
     o.stdout
 }
+
+/// Iterations the loop-spin hook spends first in each invocation: all but a few of llvmpipe's
+/// 65,535, so that the kernel's own loops are cut there.
+const FORCED_SPIN: &str = "65530";
+
+/// Runs `nimseq ARGS --backend gpu` with the loop-spin hook (`NIMSEQ_GPU_LOOP_SPIN`), which
+/// forces every invocation of `kernel` past 65,535 loop iterations. On llvmpipe, which cuts
+/// loops there, the run must fail naming the adapter and the kernel, with no row on stdout but
+/// `header` (if any); on an adapter that does not cut loops it must give the CPU's output.
+/// Ignored without a GPU (a failure under `NIMSEQ_REQUIRE_GPU=1`).
+pub fn forced_cut(args: &[&str], kernel: &str, header: Option<&str>) {
+    let Some(ctx) = gpu() else { return };
+    let run = |backend: &str, spin: Option<&str>| {
+        let mut command = nimseq();
+        command.args(args).args(["--backend", backend]);
+        if let Some(spin) = spin {
+            command.env(nimseq::gpu::LOOP_SPIN_ENV, spin);
+        }
+        command.output().expect("nimseq runs")
+    };
+    let o = run("gpu", Some(FORCED_SPIN));
+    let (out, err) = (
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr),
+    );
+    if !ctx.info.name.contains("llvmpipe") {
+        assert!(o.status.success(), "{args:?}: {err}");
+        assert_eq!(
+            o.stdout,
+            run("cpu", None).stdout,
+            "{args:?} on {}",
+            ctx.info.name
+        );
+        return;
+    }
+    assert_eq!(o.status.code(), Some(1), "{args:?}: {err}");
+    let named = format!("{} cut a loop of the {kernel} kernel short", ctx.info.name);
+    assert!(err.contains(&named), "{args:?}: {err}");
+    let rows: Vec<&str> = out.lines().filter(|l| Some(*l) != header).collect();
+    assert!(rows.is_empty(), "{args:?} wrote rows: {rows:?}");
+}
