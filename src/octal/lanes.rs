@@ -1,28 +1,41 @@
 //! The two inner loops of the rare/common split, over bitsets of values (bit `v` of word
 //! `v / 64`): the splits with a rare part, and the scan of all splits for the values still
-//! wanted. Each has a plain loop and an AVX-512 one, chosen at run time; both clear exactly the
-//! same bits. The AVX-512 loops take 16 splits a step and test their xors against the bitset
-//! (held in registers when it fits, else read by a gather); the lanes that hit a set bit are
-//! cleared by plain code, from a log filled without branches in the rare loop.
+//! wanted. Each has a plain loop, an AVX2 one and an AVX-512 one, chosen at run time; all clear
+//! exactly the same bits. The AVX-512 loops take 16 splits a step and test their xors against
+//! the bitset (held in registers when it fits, else read by a gather); the AVX2 loops take 8 a
+//! step, the bitset read by gathers (or, while at most four values are wanted in the scan, each
+//! lane compared with them). The lanes that hit a set bit are cleared by plain code,
+//! from a log filled without branches in the rare loop.
 
 /// Sizes computed together by [`Kernel::offer_rare`].
 pub const BATCH: usize = 16;
 
-/// Which loops run: the plain ones everywhere, the AVX-512 ones where the CPU has them.
+/// Which loops run: the plain ones everywhere, the AVX2 or AVX-512 ones where the CPU has them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kernel {
     Plain,
+    Avx2,
     Avx512,
 }
 
 impl Kernel {
     /// The fastest this CPU runs.
     pub fn detect() -> Self {
-        if has_avx512() {
-            Kernel::Avx512
-        } else {
-            Kernel::Plain
+        *Self::available()
+            .last()
+            .expect("the plain kernel runs anywhere")
+    }
+
+    /// Every kernel this CPU runs, plainest first (the tests compare them all).
+    pub fn available() -> Vec<Kernel> {
+        let mut kernels = vec![Kernel::Plain];
+        if has_avx2() {
+            kernels.push(Kernel::Avx2);
         }
+        if has_avx512() {
+            kernels.push(Kernel::Avx512);
+        }
+        kernels
     }
 
     /// For a batch of sizes `n0 + l`, `l` in `0..16`, whose `left` (the size minus the split's
@@ -48,6 +61,11 @@ impl Kernel {
             Kernel::Avx512 if has_avx512() && fits_gather(open, g) => unsafe {
                 avx512::offer_rare(open, words, g, pos, val, base)
             },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: as above, for AVX2.
+            Kernel::Avx2 if has_avx2() && fits_gather(open, g) => unsafe {
+                avx2::offer_rare(open, words, g, pos, val, base)
+            },
             _ => {
                 for (&s, &v) in pos.iter().zip(val) {
                     let s = s as usize;
@@ -67,6 +85,11 @@ impl Kernel {
             // SAFETY: as for `offer_rare`.
             Kernel::Avx512 if has_avx512() && fits_gather(want, g) => unsafe {
                 avx512::offer_common(want, g, left, wanted)
+            },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: as for `offer_rare`.
+            Kernel::Avx2 if has_avx2() && fits_gather(want, g) => unsafe {
+                avx2::offer_common(want, g, left, wanted)
             },
             _ => (wanted, 1),
         };
@@ -101,17 +124,39 @@ fn has_avx512() -> bool {
     false
 }
 
+/// Whether this CPU runs the AVX2 loops.
+fn has_avx2() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("popcnt")
+    {
+        return true;
+    }
+    false
+}
+
 /// The gathers index with signed 32-bit offsets, and the log holds bit indices in 32 bits:
 /// sizes must stay below 2^31 and bitsets below 2^32 bits.
 fn fits_gather(bits: &[u64], g: &[u32]) -> bool {
     g.len() < 1 << 31 && bits.len() < 1 << 26
 }
 
+/// Hits the SIMD rare loops log before they clear them, at most.
+#[cfg(target_arch = "x86_64")]
+const LOG: usize = 512;
+
+/// Clears each logged bit.
+#[cfg(target_arch = "x86_64")]
+fn apply(open: &mut [u64], log: &[u32]) {
+    for &b in log {
+        clear(open, b);
+    }
+}
+
 #[cfg(target_arch = "x86_64")]
 mod avx512 {
     use std::arch::x86_64::*;
 
-    use super::clear;
+    use super::{LOG, apply, clear};
 
     const LANES: usize = super::BATCH;
 
@@ -185,16 +230,6 @@ mod avx512 {
             }
         }
         apply(open, &log[..logged]);
-    }
-
-    /// Hits logged before they are cleared, at most.
-    const LOG: usize = 512;
-
-    /// Clears each logged bit.
-    fn apply(open: &mut [u64], log: &[u32]) {
-        for &b in log {
-            clear(open, b);
-        }
     }
 
     /// `Kernel::offer_common` for whole steps of 16 from `a = 1`; returns the wanted values left
@@ -315,6 +350,193 @@ mod avx512 {
                     }
                 }
                 table = unsafe { L::load(want) };
+            }
+            a += LANES;
+        }
+        (wanted, a)
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+mod avx2 {
+    use std::arch::x86_64::*;
+
+    use super::{BATCH, LOG, apply, clear};
+
+    /// Lanes a register holds; a batch is two halves.
+    const LANES: usize = 8;
+
+    /// For each mask of 8 lanes, the lanes set, in order, then zeros: the permutation that packs
+    /// a register's hits to its front (AVX2 has no compress).
+    static PACK: [[u32; LANES]; 256] = pack_table();
+
+    const fn pack_table() -> [[u32; LANES]; 256] {
+        let mut table = [[0u32; LANES]; 256];
+        let mut mask = 0;
+        while mask < 256 {
+            let (mut lane, mut packed) = (0, 0);
+            while lane < LANES {
+                if mask >> lane & 1 == 1 {
+                    table[mask][packed] = lane as u32;
+                    packed += 1;
+                }
+                lane += 1;
+            }
+            mask += 1;
+        }
+        table
+    }
+
+    /// The lanes of `x` whose bit is set in the bitset at `words` (32-bit words), among
+    /// `valid`, as a mask of 8 bits; `at` is each lane's word.
+    #[inline]
+    #[target_feature(enable = "avx2,popcnt")]
+    unsafe fn hits(words: *const i32, at: __m256i, x: __m256i, valid: __m256i) -> u32 {
+        // SAFETY: the caller's valid lanes index within the bitset; the others read nothing.
+        let word =
+            unsafe { _mm256_mask_i32gather_epi32::<4>(_mm256_setzero_si256(), words, at, valid) };
+        let one = _mm256_set1_epi32(1);
+        let bit = _mm256_srlv_epi32(word, _mm256_and_si256(x, _mm256_set1_epi32(31)));
+        let hit = _mm256_cmpeq_epi32(_mm256_and_si256(bit, one), one);
+        _mm256_movemask_ps(_mm256_castsi256_ps(hit)) as u32
+    }
+
+    /// `Kernel::offer_rare` in two halves of 8 lanes: the batch's sizes, partners contiguous.
+    #[target_feature(enable = "avx2,popcnt")]
+    pub(super) unsafe fn offer_rare(
+        open: &mut [u64],
+        words: usize,
+        g: &[u32],
+        pos: &[u32],
+        val: &[u32],
+        base: usize,
+    ) {
+        let lane = _mm256_set_epi32(7, 6, 5, 4, 3, 2, 1, 0);
+        // Lane l's bitset starts at word 2 * words * l, in 32-bit words.
+        let low = _mm256_mullo_epi32(lane, _mm256_set1_epi32(2 * words as i32));
+        let high = _mm256_add_epi32(low, _mm256_set1_epi32((2 * words * LANES) as i32));
+        let mut log = [0u32; LOG + LANES];
+        let mut logged = 0;
+        for (&s, &v) in pos.iter().zip(val) {
+            let s = s as usize;
+            // Lanes whose partner `base + l - s` is at least 1.
+            let from = (s + 1).saturating_sub(base).min(BATCH);
+            if from == BATCH {
+                break;
+            }
+            for (half, bitset) in [(0, low), (LANES, high)] {
+                if from >= half + LANES {
+                    continue;
+                }
+                let first = from.saturating_sub(half) as i32;
+                let valid = _mm256_cmpgt_epi32(lane, _mm256_set1_epi32(first - 1));
+                // SAFETY: the valid lanes read `g[base + half + l - s]`, within `g` as for
+                // the plain loop; masked-off lanes read nothing.
+                let x = unsafe {
+                    let partners = g.as_ptr().wrapping_add(base + half).wrapping_sub(s);
+                    let gp = _mm256_maskload_epi32(partners.cast(), valid);
+                    _mm256_xor_si256(gp, _mm256_set1_epi32(v as i32))
+                };
+                let at = _mm256_add_epi32(bitset, _mm256_srli_epi32::<5>(x));
+                // SAFETY: each valid lane's word is within its lane's bitset.
+                let lanes = unsafe { hits(open.as_ptr().cast(), at, x, valid) };
+                // The hits go to the log without a branch, packed to its end.
+                let at_bit = _mm256_add_epi32(_mm256_slli_epi32::<5>(bitset), x);
+                // SAFETY: `PACK` has a row for each 8-bit mask; `logged <= LOG`, and the log
+                // has 8 words past `LOG`.
+                unsafe {
+                    let order = _mm256_loadu_si256(PACK[lanes as usize].as_ptr().cast());
+                    _mm256_storeu_si256(
+                        log.as_mut_ptr().add(logged).cast(),
+                        _mm256_permutevar8x32_epi32(at_bit, order),
+                    );
+                }
+                logged += lanes.count_ones() as usize;
+                if logged > LOG {
+                    apply(open, &log[..logged]);
+                    logged = 0;
+                }
+            }
+        }
+        apply(open, &log[..logged]);
+    }
+
+    /// Wanted values few enough to compare each lane with, instead of reading the bitset.
+    const LISTED: usize = 4;
+
+    /// The wanted values, each in all 8 lanes, when there are at most [`LISTED`] of them.
+    #[target_feature(enable = "avx2,popcnt")]
+    fn listed(want: &[u64], wanted: u32) -> Option<[__m256i; LISTED]> {
+        if wanted as usize > LISTED {
+            return None;
+        }
+        // Unused entries repeat a wanted value (there is at least one), so they add no hit.
+        let mut values = [u32::MAX; LISTED];
+        let mut k = 0;
+        for (w, &word) in want.iter().enumerate() {
+            let mut bits = word;
+            while bits != 0 {
+                values[k] = 64 * w as u32 + bits.trailing_zeros();
+                bits &= bits - 1;
+                k += 1;
+            }
+        }
+        for i in k..LISTED {
+            values[i] = values[0];
+        }
+        Some(values.map(|v| _mm256_set1_epi32(v as i32)))
+    }
+
+    /// `Kernel::offer_common` for whole steps of 8 from `a = 1`; returns the wanted values left
+    /// and the first `a` not done. While at most [`LISTED`] values are wanted (the usual case),
+    /// each lane is compared with them; otherwise the bitset is read by gathers.
+    #[target_feature(enable = "avx2,popcnt")]
+    pub(super) unsafe fn offer_common(
+        want: &mut [u64],
+        g: &[u32],
+        left: usize,
+        mut wanted: u32,
+    ) -> (u32, usize) {
+        let reverse = _mm256_set_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+        let all = _mm256_set1_epi32(-1);
+        let mut list = listed(want, wanted);
+        let mut a = 1;
+        while wanted != 0 && a + LANES - 1 <= left / 2 {
+            // SAFETY: lanes `a..a + 8` and `left - a - 7..=left - a` are within `g`, as
+            // `a + 7 <= left / 2 < left < g.len() + 1`; every xor of two values is below the
+            // bitset's length in bits.
+            let (x, lanes) = unsafe {
+                let low = _mm256_loadu_si256(g.as_ptr().add(a).cast());
+                let high = _mm256_loadu_si256(g.as_ptr().add(left - a - (LANES - 1)).cast());
+                let x = _mm256_xor_si256(low, _mm256_permutevar8x32_epi32(high, reverse));
+                let lanes = match &list {
+                    Some([v0, v1, v2, v3]) => {
+                        let hit = _mm256_or_si256(
+                            _mm256_or_si256(_mm256_cmpeq_epi32(x, *v0), _mm256_cmpeq_epi32(x, *v1)),
+                            _mm256_or_si256(_mm256_cmpeq_epi32(x, *v2), _mm256_cmpeq_epi32(x, *v3)),
+                        );
+                        _mm256_movemask_ps(_mm256_castsi256_ps(hit)) as u32
+                    }
+                    None => hits(want.as_ptr().cast(), _mm256_srli_epi32::<5>(x), x, all),
+                };
+                (x, lanes)
+            };
+            if lanes != 0 {
+                let mut xs = [0u32; LANES];
+                // SAFETY: `xs` holds 8 lanes.
+                unsafe { _mm256_storeu_si256(xs.as_mut_ptr().cast(), x) };
+                let mut lanes = lanes;
+                while lanes != 0 {
+                    let l = lanes.trailing_zeros() as usize;
+                    lanes &= lanes - 1;
+                    if clear(want, xs[l]) {
+                        wanted -= 1;
+                        if wanted == 0 {
+                            return (0, a + LANES);
+                        }
+                    }
+                }
+                list = listed(want, wanted);
             }
             a += LANES;
         }
