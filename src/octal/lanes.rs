@@ -140,23 +140,73 @@ fn fits_gather(bits: &[u64], g: &[u32]) -> bool {
     g.len() < 1 << 31 && bits.len() < 1 << 26
 }
 
-/// Hits the SIMD rare loops log before they clear them, at most.
+/// The bits the SIMD rare loops found set, stored without a branch and cleared in bulk. Tests
+/// meanwhile may hit a bit already logged: it is logged again, and clearing a bit twice is
+/// clearing it.
 #[cfg(target_arch = "x86_64")]
-const LOG: usize = 512;
+struct HitLog {
+    /// Room for a whole register of hits past `HitLog::FULL`.
+    bits: [u32; HitLog::FULL + BATCH],
+    len: usize,
+}
 
-/// Clears each logged bit.
 #[cfg(target_arch = "x86_64")]
-fn apply(open: &mut [u64], log: &[u32]) {
-    for &b in log {
-        clear(open, b);
+impl HitLog {
+    /// Hits held before they are cleared, at most.
+    const FULL: usize = 512;
+
+    fn new() -> Self {
+        HitLog {
+            bits: [0; HitLog::FULL + BATCH],
+            len: 0,
+        }
     }
+
+    /// Where the next hits go: room for `BATCH` of them.
+    fn tail(&mut self) -> *mut u32 {
+        self.bits[self.len..].as_mut_ptr()
+    }
+
+    /// Counts `n` hits stored at the tail, and clears all of them in `open` once the log is
+    /// full.
+    fn stored(&mut self, n: usize, open: &mut [u64]) {
+        self.len += n;
+        if self.len > HitLog::FULL {
+            self.clear_in(open);
+        }
+    }
+
+    /// Clears every logged bit in `open`.
+    fn clear_in(&mut self, open: &mut [u64]) {
+        for &b in &self.bits[..self.len] {
+            clear(open, b);
+        }
+        self.len = 0;
+    }
+}
+
+/// Clears in `want` the bits `xs[l]` of the lanes `l` set in `lanes`, lowest first, counting
+/// down `wanted` for each bit that was set; says whether none is left wanted (it then stops).
+#[cfg(target_arch = "x86_64")]
+fn clear_hits(want: &mut [u64], xs: &[u32], mut lanes: u32, wanted: &mut u32) -> bool {
+    while lanes != 0 {
+        let l = lanes.trailing_zeros() as usize;
+        lanes &= lanes - 1;
+        if clear(want, xs[l]) {
+            *wanted -= 1;
+            if *wanted == 0 {
+                return true;
+            }
+        }
+    }
+    false
 }
 
 #[cfg(target_arch = "x86_64")]
 mod avx512 {
     use std::arch::x86_64::*;
 
-    use super::{LOG, apply, clear};
+    use super::{HitLog, clear_hits};
 
     const LANES: usize = super::BATCH;
 
@@ -183,8 +233,7 @@ mod avx512 {
         let lane = _mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
         // Lane l's bitset starts at word 2 * words * l, in 32-bit words.
         let bitset = _mm512_mullo_epi32(lane, _mm512_set1_epi32(2 * words as i32));
-        let mut log = [0u32; LOG + LANES];
-        let mut logged = 0;
+        let mut log = HitLog::new();
         for (&s, &v) in pos.iter().zip(val) {
             let s = s as usize;
             // Lanes whose partner `base + l - s` is at least 1.
@@ -212,24 +261,18 @@ mod avx512 {
             };
             let bit = _mm512_srlv_epi32(word, _mm512_and_si512(x, _mm512_set1_epi32(31)));
             let lanes = _mm512_mask_test_epi32_mask(valid, bit, _mm512_set1_epi32(1));
-            // The hits go to the log without a branch; the bitsets are cleared from it when it
-            // fills. Tests meanwhile may hit a bit already logged: it is logged again, and
-            // clearing a bit twice is clearing it.
+            // The hits go to the log without a branch.
             let at_bit = _mm512_add_epi32(_mm512_slli_epi32::<5>(bitset), x);
-            // SAFETY: `logged <= LOG`, and the log has 16 words past `LOG`.
+            // SAFETY: the log's tail has room for 16 hits.
             unsafe {
                 _mm512_storeu_si512(
-                    log.as_mut_ptr().add(logged).cast(),
+                    log.tail().cast(),
                     _mm512_maskz_compress_epi32(lanes, at_bit),
                 )
             };
-            logged += lanes.count_ones() as usize;
-            if logged > LOG {
-                apply(open, &log[..logged]);
-                logged = 0;
-            }
+            log.stored(lanes.count_ones() as usize, open);
         }
-        apply(open, &log[..logged]);
+        log.clear_in(open);
     }
 
     /// `Kernel::offer_common` for whole steps of 16 from `a = 1`; returns the wanted values left
@@ -338,16 +381,8 @@ mod avx512 {
                 (x, table.hits(x))
             };
             if lanes != 0 {
-                let (xs, mut lanes) = (spill(x), lanes);
-                while lanes != 0 {
-                    let l = lanes.trailing_zeros() as usize;
-                    lanes &= lanes - 1;
-                    if clear(want, xs[l]) {
-                        wanted -= 1;
-                        if wanted == 0 {
-                            return (0, a + LANES);
-                        }
-                    }
+                if clear_hits(want, &spill(x), u32::from(lanes), &mut wanted) {
+                    return (0, a + LANES);
                 }
                 table = unsafe { L::load(want) };
             }
@@ -361,7 +396,7 @@ mod avx512 {
 mod avx2 {
     use std::arch::x86_64::*;
 
-    use super::{BATCH, LOG, apply, clear};
+    use super::{BATCH, HitLog, clear_hits};
 
     /// Lanes a register holds; a batch is two halves.
     const LANES: usize = 8;
@@ -415,8 +450,7 @@ mod avx2 {
         // Lane l's bitset starts at word 2 * words * l, in 32-bit words.
         let low = _mm256_mullo_epi32(lane, _mm256_set1_epi32(2 * words as i32));
         let high = _mm256_add_epi32(low, _mm256_set1_epi32((2 * words * LANES) as i32));
-        let mut log = [0u32; LOG + LANES];
-        let mut logged = 0;
+        let mut log = HitLog::new();
         for (&s, &v) in pos.iter().zip(val) {
             let s = s as usize;
             // Lanes whose partner `base + l - s` is at least 1.
@@ -442,23 +476,19 @@ mod avx2 {
                 let lanes = unsafe { hits(open.as_ptr().cast(), at, x, valid) };
                 // The hits go to the log without a branch, packed to its end.
                 let at_bit = _mm256_add_epi32(_mm256_slli_epi32::<5>(bitset), x);
-                // SAFETY: `PACK` has a row for each 8-bit mask; `logged <= LOG`, and the log
-                // has 8 words past `LOG`.
+                // SAFETY: `PACK` has a row for each 8-bit mask; the log's tail has room for 8
+                // hits.
                 unsafe {
                     let order = _mm256_loadu_si256(PACK[lanes as usize].as_ptr().cast());
                     _mm256_storeu_si256(
-                        log.as_mut_ptr().add(logged).cast(),
+                        log.tail().cast(),
                         _mm256_permutevar8x32_epi32(at_bit, order),
                     );
                 }
-                logged += lanes.count_ones() as usize;
-                if logged > LOG {
-                    apply(open, &log[..logged]);
-                    logged = 0;
-                }
+                log.stored(lanes.count_ones() as usize, open);
             }
         }
-        apply(open, &log[..logged]);
+        log.clear_in(open);
     }
 
     /// Wanted values few enough to compare each lane with, instead of reading the bitset.
@@ -525,16 +555,8 @@ mod avx2 {
                 let mut xs = [0u32; LANES];
                 // SAFETY: `xs` holds 8 lanes.
                 unsafe { _mm256_storeu_si256(xs.as_mut_ptr().cast(), x) };
-                let mut lanes = lanes;
-                while lanes != 0 {
-                    let l = lanes.trailing_zeros() as usize;
-                    lanes &= lanes - 1;
-                    if clear(want, xs[l]) {
-                        wanted -= 1;
-                        if wanted == 0 {
-                            return (0, a + LANES);
-                        }
-                    }
+                if clear_hits(want, &xs, lanes, &mut wanted) {
+                    return (0, a + LANES);
                 }
                 list = listed(want, wanted);
             }
