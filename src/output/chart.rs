@@ -44,9 +44,9 @@ impl Chart {
         let y_ticks = ticks(y.min, y.max);
         let y_tick_chars = y_ticks.iter().map(|(_, t)| t.len()).max().unwrap_or(1);
         let left = GAP + GLYPH + GAP + y_tick_chars * GLYPH + TICK + 3;
-        let top = GAP + TITLE_SCALE * GLYPH + 2 * GAP;
+        let top = TITLE_HEIGHT;
         let legend_width = legend_width(legend);
-        let canvas_width = left + width + 2 * GAP + legend_width + GAP;
+        let canvas_width = (left + width + 2 * GAP + legend_width + GAP).max(title_width(title));
         let canvas_height = top + height + TICK + 3 + GLYPH + GAP + GLYPH + GAP;
         let mut chart = Chart {
             canvas: Canvas::new(canvas_width, canvas_height),
@@ -98,9 +98,8 @@ impl Chart {
 
     fn draw_frame(&mut self, title: &str, x_ticks: &[(f64, String)], y_ticks: &[(f64, String)]) {
         let (left, top, w, h) = (self.left, self.top, self.width, self.height);
+        draw_title(&mut self.canvas, left + w / 2, title);
         let c = &mut self.canvas;
-        let title_x = (left + w / 2).saturating_sub(Canvas::text_width(title, TITLE_SCALE) / 2);
-        c.text(title_x, GAP, title, TITLE_SCALE, BLACK);
         // The axes just outside the plot area, so that no data covers them.
         c.fill(left - 1, top, 1, h + 1, BLACK);
         c.fill(left - 1, top + h, w + 1, 1, BLACK);
@@ -154,9 +153,18 @@ pub fn draw_legend(canvas: &mut Canvas, x: usize, y: usize, entries: &[Entry<'_>
     }
 }
 
-/// Writes `title` centred at the top of `canvas`, as [`Chart`] does.
-pub fn draw_title(canvas: &mut Canvas, title: &str) {
-    let x = (canvas.width / 2).saturating_sub(Canvas::text_width(title, TITLE_SCALE) / 2);
+/// Width a title takes, with a margin on each side: a canvas at least this wide holds it.
+pub fn title_width(title: &str) -> usize {
+    Canvas::text_width(title, TITLE_SCALE) + 2 * GAP
+}
+
+/// Writes `title` at the top of `canvas`, centred on column `centre` as far as the canvas
+/// allows.
+pub fn draw_title(canvas: &mut Canvas, centre: usize, title: &str) {
+    let w = Canvas::text_width(title, TITLE_SCALE);
+    let x = centre
+        .saturating_sub(w / 2)
+        .min(canvas.width.saturating_sub(w + GAP));
     canvas.text(x, GAP, title, TITLE_SCALE, BLACK);
 }
 
@@ -218,6 +226,22 @@ mod tests {
             ]
         );
         assert!(ticks(1.0, 1.0).is_empty());
+    }
+
+    #[test]
+    fn a_long_title_widens_the_canvas_and_stays_on_it() {
+        let axis = || Axis {
+            label: "x".into(),
+            min: 0.0,
+            max: 1.0,
+        };
+        let title = "a title far wider than the small plot area under it";
+        let chart = Chart::new(title, axis(), axis(), 50, 50, &[]);
+        assert!(chart.canvas.width >= title_width(title));
+        // Nothing of the title was cut at the right edge: its last column of ink is inside.
+        let inked = |x: usize| (0..TITLE_HEIGHT).any(|y| chart.canvas.get(x, y) == BLACK);
+        let last = (0..chart.canvas.width).rev().find(|&x| inked(x)).unwrap();
+        assert!(last < chart.canvas.width - GAP / 2, "{last}");
     }
 
     #[test]

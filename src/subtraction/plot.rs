@@ -14,7 +14,7 @@ use super::triple::{Triple, TripleFilter};
 use super::triple_solver::solve_triples;
 use crate::memory::Budget;
 use crate::output::chart::{self, Axis, Chart, Entry};
-use crate::output::image::{Canvas, Rgb};
+use crate::output::image::{BLACK, Canvas, Rgb, WHITE};
 
 pub const A_PLUS_B: Rgb = [31, 119, 180];
 pub const C_PLUS_A: Rgb = [255, 127, 14];
@@ -139,23 +139,18 @@ pub fn circle(report: &ThetaReport) -> Canvas {
         (C_PLUS_A, "outer: p = c+a"),
         (C_PLUS_B, "outer: p = c+b"),
         (UNCOVERED, "outer: uncovered"),
-        ([255, 255, 255], "outer: no primitive c"),
+        (WHITE, "outer: no primitive c"),
     ];
+    let (a, b) = (report.a, report.b);
+    let title = format!("({a},{b}): rho = c mod {}, clockwise from the top", a + b);
     let size = 600;
     let top = chart::TITLE_HEIGHT;
-    let width = size + chart::legend_width(&legend) + 16;
+    let width = (size + chart::legend_width(&legend) + 16).max(chart::title_width(&title));
     let height = top + size.max(chart::legend_height(&legend));
     let centre = size as f64 / 2.0;
     let n = report.zones.len();
     let mut canvas = Canvas::new(width, height);
-    let (a, b) = (report.a, report.b);
-    chart::draw_title(
-        &mut canvas,
-        &format!(
-            "Angles rho = c mod {} of ({a},{b}), clockwise from 0 at the top",
-            a + b
-        ),
-    );
+    chart::draw_title(&mut canvas, width / 2, &title);
     for y in 0..size {
         for x in 0..size {
             let (dx, dy) = (x as f64 + 0.5 - centre, y as f64 + 0.5 - centre);
@@ -169,7 +164,7 @@ pub fn circle(report: &ThetaReport) -> Canvas {
                 if report.z.contains(&rho) { Z_IN } else { Z_OUT }
             } else if (230.0..280.0).contains(&r) {
                 match report.zones[rho] {
-                    _ if !report.primitive_at(rho) => [255, 255, 255],
+                    _ if !report.primitive_at(rho) => WHITE,
                     Some(Zone::APlusB) => A_PLUS_B,
                     Some(Zone::CPlusA) => C_PLUS_A,
                     Some(Zone::CPlusB) => C_PLUS_B,
@@ -178,7 +173,7 @@ pub fn circle(report: &ThetaReport) -> Canvas {
             } else {
                 continue;
             };
-            canvas.set(x, top + y, if edge { [255, 255, 255] } else { color });
+            canvas.set(x, top + y, if edge { WHITE } else { color });
         }
     }
     // Each angle's number inside the inner ring (every few, when there are many).
@@ -193,7 +188,7 @@ pub fn circle(report: &ThetaReport) -> Canvas {
             top + (y - 4.0) as usize,
             &text,
             1,
-            [0, 0, 0],
+            BLACK,
         );
     }
     chart::draw_legend(&mut canvas, size + 8, top + 8, &legend);
