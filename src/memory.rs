@@ -19,6 +19,13 @@ pub struct OverBudget {
     pub budget: u64,
 }
 
+impl Default for Budget {
+    /// The default budget of [`Budget::from_flag`].
+    fn default() -> Self {
+        Budget::from_flag(None)
+    }
+}
+
 impl Budget {
     /// No limit: for tests and benches that size their work themselves.
     pub const UNLIMITED: Budget = Budget(u64::MAX);

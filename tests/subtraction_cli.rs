@@ -274,12 +274,20 @@ fn resume_after_a_killed_run_is_byte_identical() {
         "{}",
         stderr(&o)
     );
-    // A finished scan keeps no checkpoint; there is nothing left to resume.
+    // A finished scan keeps no checkpoint but a record of what it holds; resumed again (a
+    // requeued cluster task), it has nothing left to do and says so, with the same totals.
     assert!(!checkpoint.exists());
     assert!(!dir.path().join("whole.csv.checkpoint").exists());
+    assert!(dir.path().join("cut.csv.done").exists());
     let o = scan_into(&args, &["--resume"], &cut);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).contains("was finished before"), "{}", stderr(&o));
+    assert!(stderr(&o).contains("rulesets:          54740"), "{}", stderr(&o));
+    assert_eq!(fs::read(&cut).unwrap(), fs::read(&whole).unwrap());
+    // Resumed with other flags, it is refused as an unfinished one is.
+    let o = scan_into(&other, &["--resume"], &cut);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
-    assert!(stderr(&o).contains("it is finished"), "{}", stderr(&o));
+    assert!(stderr(&o).contains("--c-max 70 there, 71 here"), "{}", stderr(&o));
 }
 
 fn scan_theory_columns() {

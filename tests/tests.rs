@@ -20,9 +20,11 @@ mod common;
 mod docs;
 mod kcross_cli;
 mod kcross_values;
+mod merge_cli;
 mod octal;
 mod parsers;
 mod shaders;
+mod slurm;
 mod subtraction_cli;
 mod subtraction_theory;
 mod subtraction_values;
@@ -35,9 +37,11 @@ fn main() {
         docs::trials(),
         kcross_cli::trials(),
         kcross_values::trials(),
+        merge_cli::trials(),
         octal::trials(),
         parsers::trials(),
         shaders::trials(),
+        slurm::trials(),
         subtraction_cli::trials(),
         subtraction_theory::trials(),
         subtraction_values::trials(),

@@ -44,6 +44,28 @@ pub enum Command {
     /// Compare the backends (and a peer program) on the same work, on this machine.
     #[command(subcommand, arg_required_else_help = true)]
     Bench(BenchCommand),
+    /// Check the finished shards of one scan or survey (--shard i/N) and join them into the
+    /// result one unsharded run writes, with its summary.
+    #[command(arg_required_else_help = true)]
+    Merge(MergeArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct MergeArgs {
+    /// The shards' result files (CSV, JSON lines or Parquet directories), each with the
+    /// `.done` record a finished run writes beside it; in any order.
+    #[arg(required = true)]
+    pub parts: Vec<PathBuf>,
+    /// Write the whole result here (a new file).
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Row format of the result; by default from the extension of --out (.csv, .jsonl,
+    /// .parquet), else that of the parts.
+    #[arg(long, value_enum)]
+    pub format: Option<Format>,
+    /// For the shards of a survey: also write its report as JSON here.
+    #[arg(long)]
+    pub json: Option<PathBuf>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -570,9 +592,11 @@ pub enum CpuChoice {
 /// Where a scan's rows go, in what form, and which part of it this run does.
 #[derive(Args, Debug)]
 pub struct ScanOutputArgs {
-    /// Row format: CSV with a header, or one JSON object per line.
-    #[arg(long, value_enum, default_value_t = Format::Csv)]
-    pub format: Format,
+    /// Row format: CSV with a header, one JSON object per line, or a directory of Parquet
+    /// files, one per chunk (with --out); by default from the extension of --out (.jsonl,
+    /// .parquet), else CSV.
+    #[arg(long, value_enum)]
+    pub format: Option<Format>,
     /// Write rows here (resumable) instead of stdout.
     #[arg(long)]
     pub out: Option<PathBuf>,
@@ -587,8 +611,9 @@ pub struct ScanOutputArgs {
 impl ScanOutputArgs {
     /// The scan's output, in chunks of `chunk_size` items.
     pub fn with_chunks(&self, chunk_size: u64) -> ScanOutput {
+        let by_name = self.out.as_deref().map_or(Format::Csv, Format::of_path);
         ScanOutput {
-            format: self.format,
+            format: self.format.unwrap_or(by_name),
             shard: self.shard,
             chunk_size,
             out: self.out.clone(),

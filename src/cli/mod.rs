@@ -6,6 +6,7 @@ mod arrows;
 mod backend;
 mod bench;
 mod kcross;
+mod merge;
 mod octal;
 mod print;
 mod sub;
@@ -21,6 +22,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Arrows(command) => arrows::run(command),
         Command::Octal(command) => octal::run(command),
         Command::Bench(command) => bench::run(command),
+        Command::Merge(args) => merge::run(args),
     }
 }
 

@@ -109,11 +109,17 @@ fn survey(args: SurveyArgs) -> Result<()> {
     let backend = Backend::chosen(&chosen, &opts)?;
     // Rows go to --out when given; the report is what this command prints.
     let survey = job.run(&backend, &mut io::sink())?;
+    write_survey(&survey, args.json.as_deref())
+}
+
+/// Prints a survey's report, and writes it as JSON to `json` if given; a contradicted
+/// theorem is an error.
+pub fn write_survey(survey: &Survey, json: Option<&std::path::Path>) -> Result<()> {
     println!("{survey}");
-    if let Some(path) = &args.json {
+    if let Some(path) = json {
         let file = std::fs::File::create(path)
             .map_err(|e| InputError(format!("cannot write '{}': {e}", path.display())))?;
-        serde_json::to_writer_pretty(io::BufWriter::new(file), &survey)?;
+        serde_json::to_writer_pretty(io::BufWriter::new(file), survey)?;
     }
     if survey.bugs() > 0 {
         bail!(

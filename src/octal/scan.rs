@@ -18,9 +18,10 @@ use super::reference;
 use super::seq::{Certificate, OctalError, certify_prefix, checksum, look_lengths, memory};
 use crate::backend::{Chosen, announce_calibrated};
 use crate::memory::{Budget, OverBudget};
+use crate::output::parquet::{Column, Kind};
 use crate::output::resumable::ResumeError;
 use crate::output::scan::{Plan, Sample, Scan, ScanOutput, SolveOn, Tally};
-use crate::output::{Field, Format, Row};
+use crate::output::{Field, Format, ReadFields, Row};
 
 /// Digits after the point a scan may ask for: 6 is 229,376 codes.
 pub const MAX_DIGITS: usize = 6;
@@ -219,7 +220,7 @@ impl<'c> Backend<'c> {
 }
 
 /// What a scan computes and where its rows go.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct ScanOptions {
     pub digits: usize,
     pub n_max: usize,
@@ -296,6 +297,18 @@ pub struct OctalRow {
     /// ogsolve's checksum of `G(0..n_max)`, past a certified prefix by its period.
     pub checksum: String,
 }
+
+/// The Parquet types of the columns of [`OctalRow::CSV_HEADER`].
+const COLUMNS: [Column; 8] = [
+    Column::required(Kind::Text),
+    Column::optional(Kind::U32),
+    Column::optional(Kind::U32),
+    Column::optional(Kind::U32),
+    Column::required(Kind::U32),
+    Column::required(Kind::U32),
+    Column::required(Kind::U64),
+    Column::required(Kind::Text),
+];
 
 impl Row for OctalRow {
     const CSV_HEADER: &'static str =
@@ -433,6 +446,10 @@ impl Scan for ScanOptions {
         &self.output
     }
 
+    fn output_mut(&mut self) -> &mut ScanOutput {
+        &mut self.output
+    }
+
     fn check(&self) -> Result<(), ScanError> {
         Ok(check_memory(self.n_max, self.budget)?)
     }
@@ -447,6 +464,31 @@ impl Scan for ScanOptions {
 
     fn header(&self) -> &'static str {
         OctalRow::CSV_HEADER
+    }
+
+    fn columns(&self) -> &'static [Column] {
+        &COLUMNS
+    }
+
+    fn read_row(&self, code: &OctalCode, fields: &[Field<'_>]) -> Result<OctalRow, String> {
+        let f = ReadFields::new(self.header(), fields)?;
+        let written = f.text(0)?;
+        if written != code.to_string() {
+            return Err(format!(
+                "the row of {written} where the scan has {code} next"
+            ));
+        }
+        let optional = |i| f.optional(i).map(|n| n.map(|n| n as usize));
+        Ok(OctalRow {
+            code: written,
+            period: optional(1)?,
+            preperiod: optional(2)?,
+            certified_at: optional(3)?,
+            computed: f.unsigned(4)? as usize,
+            max_value: u32::try_from(f.unsigned(5)?).map_err(|e| e.to_string())?,
+            rare_count: f.unsigned(6)?,
+            checksum: f.text(7)?,
+        })
     }
 
     fn fields(&self, _: &[OctalCode], rows: &[OctalRow], out: &mut dyn FnMut(Field<'_>)) {

@@ -4,7 +4,10 @@
 //! * [`chart`]: axes, ticks, labels and a legend around a plot, on a canvas.
 //! * [`hex`]: 64-bit checksums as hex strings in JSON.
 //! * [`image`]: an RGB canvas written as PNG, for plots.
-//! * [`resumable`]: a result file plus a checkpoint naming the last complete chunk.
+//! * [`merge`]: the finished shards of one scan checked and joined into its whole result.
+//! * [`parquet`]: rows as a directory of Parquet part files, one per chunk.
+//! * [`resumable`]: a result file plus a checkpoint naming the last complete chunk, and a
+//!   record of the finished file.
 //! * [`checkpoint`]: the finished steps of a long table build, to resume it.
 //! * [`scan`]: the driver of the scans: chunks solved on a backend, rows written in order
 //!   to a resumable file, shards.
@@ -13,6 +16,8 @@ pub mod chart;
 pub mod checkpoint;
 pub mod hex;
 pub mod image;
+pub mod merge;
+pub mod parquet;
 pub mod resumable;
 pub mod scan;
 
@@ -47,10 +52,12 @@ pub fn write_values(f: &mut std::fmt::Formatter<'_>, values: &[u32]) -> std::fmt
 }
 
 /// Row formats for scans.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, Serialize, serde::Deserialize)]
 pub enum Format {
     Csv,
     Jsonl,
+    /// A directory of Parquet files, one per chunk (only to a file, `--out`).
+    Parquet,
 }
 
 /// One field of a row, typed: what a reader of columns (the Python binding) gets in place of
@@ -65,6 +72,57 @@ pub enum Field<'a> {
     Text(&'a str),
     /// An empty CSV field (the period of a code not settled).
     Missing,
+}
+
+/// The fields of a row read back ([`scan::Scan::read_row`]), by position, with the header's
+/// column names in what is wrong.
+pub struct ReadFields<'f> {
+    names: Vec<&'static str>,
+    fields: &'f [Field<'f>],
+}
+
+impl<'f> ReadFields<'f> {
+    /// `fields` of a row with the columns `header` names; as many fields as columns.
+    pub fn new(header: &'static str, fields: &'f [Field<'f>]) -> Result<Self, String> {
+        let names: Vec<&str> = header.split(',').collect();
+        if names.len() != fields.len() {
+            return Err(format!(
+                "{} fields where the header has {} columns",
+                fields.len(),
+                names.len()
+            ));
+        }
+        Ok(ReadFields { names, fields })
+    }
+
+    fn wrong(&self, i: usize, want: &str) -> String {
+        format!("'{}' is {:?}, not {want}", self.names[i], self.fields[i])
+    }
+
+    /// Field `i`, a number.
+    pub fn unsigned(&self, i: usize) -> Result<u64, String> {
+        match self.fields[i] {
+            Field::Unsigned(n) => Ok(n),
+            _ => Err(self.wrong(i, "a number")),
+        }
+    }
+
+    /// Field `i`, a number or empty.
+    pub fn optional(&self, i: usize) -> Result<Option<u64>, String> {
+        match self.fields[i] {
+            Field::Missing => Ok(None),
+            _ => self.unsigned(i).map(Some),
+        }
+    }
+
+    /// Field `i`, text (which may look like a number).
+    pub fn text(&self, i: usize) -> Result<String, String> {
+        match self.fields[i] {
+            Field::Text(t) => Ok(t.to_string()),
+            Field::Unsigned(n) => Ok(n.to_string()),
+            _ => Err(self.wrong(i, "text")),
+        }
+    }
 }
 
 /// A result row: its CSV header and fields; JSON comes from `Serialize` with the same names.
@@ -105,11 +163,21 @@ pub fn fields_csv<R: Row + ?Sized>(row: &R, out: &mut Vec<u8>) -> io::Result<()>
 }
 
 impl Format {
+    /// The format of a file named `path`: by its extension (`.jsonl`, `.parquet`), CSV for
+    /// any other.
+    pub fn of_path(path: &std::path::Path) -> Format {
+        match path.extension().and_then(|e| e.to_str()) {
+            Some("jsonl") => Format::Jsonl,
+            Some("parquet") => Format::Parquet,
+            _ => Format::Csv,
+        }
+    }
+
     /// The header line, for CSV only (JSON lines name their fields in every row).
     pub fn write_header(self, w: &mut dyn Write, header: &str) -> io::Result<()> {
         match self {
             Format::Csv => writeln!(w, "{header}"),
-            Format::Jsonl => Ok(()),
+            Format::Jsonl | Format::Parquet => Ok(()),
         }
     }
 
@@ -121,6 +189,7 @@ impl Format {
                 serde_json::to_writer(&mut *out, row)?;
                 writeln!(out)
             }
+            Format::Parquet => unreachable!("Parquet rows are written as columns"),
         }
     }
 }

@@ -1,15 +1,23 @@
-//! A result file that survives interruption.
+//! A result file that survives interruption, and says when it is finished.
 //!
 //! Rows are appended chunk by chunk; after each complete chunk the file is flushed and synced,
 //! then `FILE.checkpoint` is replaced atomically (write a temporary file, rename) with the next
 //! chunk, the file's length at that point and the caller's running state. Resuming truncates the
 //! file to that length, dropping any rows of a chunk that was cut short, and goes on from the
-//! recorded chunk: the finished file is byte-identical to an uninterrupted run. The checkpoint
-//! goes once the last chunk is in.
+//! recorded chunk: the finished file is byte-identical to an uninterrupted run. A Parquet
+//! result is a directory of one part file per chunk ([`super::parquet`]); resuming it drops
+//! the parts from the recorded chunk on.
+//!
+//! Once the last chunk is in, `FILE.done` ([`Done`]) is written and the checkpoint goes: the
+//! job, the chunks and rows the file holds, its length, and the running state of its rows. It
+//! is how `nimseq merge` knows a shard is finished and whose it is, and it lets a task that is
+//! run again with `--resume` (a requeued cluster job) find its work done.
 
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, BufWriter, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
+
+use super::parquet;
 
 use serde::{Serialize, de::DeserializeOwned};
 use serde_json::Value;
@@ -56,10 +64,35 @@ pub struct Checkpoint<S> {
     pub job: Value,
     /// First chunk not yet in the file.
     pub next_chunk: u64,
-    /// Length of the file through the last complete chunk, in bytes.
+    /// Length of the file through the last complete chunk, in bytes (0 for Parquet parts).
     pub bytes: u64,
     /// The caller's running totals through the last complete chunk (`None` before the first).
     pub state: Option<S>,
+}
+
+/// What `FILE.done` records of a finished result file.
+#[derive(Clone, Debug, Serialize, serde::Deserialize)]
+pub struct Done<S> {
+    /// The job, as in its checkpoints.
+    pub job: Value,
+    /// The chunks `[first, end)` of the whole scan that the file holds.
+    pub chunks: [u64; 2],
+    /// Rows in the file.
+    pub rows: u64,
+    /// The file's length in bytes; `None` for a directory of Parquet parts.
+    pub bytes: Option<u64>,
+    /// The caller's totals over the file's rows.
+    pub state: S,
+}
+
+/// Where a result file stands when it is opened.
+pub enum Opened<S> {
+    /// Nothing of it yet: start at chunk 0 with an empty file.
+    Fresh,
+    /// Go on after the checkpoint's chunks.
+    Resumed(Checkpoint<S>),
+    /// It was finished by this job before; nothing is to be done.
+    Finished(Done<S>),
 }
 
 /// Why a result file could not be opened or resumed; all are the user's to fix.
@@ -77,15 +110,28 @@ pub enum ResumeError {
     )]
     Unfinished(PathBuf),
     #[error(
-        "'{0}' exists but has no checkpoint to resume from: it is finished (the checkpoint goes when a run completes) or was not written by a resumable run; run without --resume to start over"
+        "'{0}' exists but has no checkpoint to resume from: it was not written by a resumable run of nimseq; run without --resume to start over"
     )]
     NoCheckpoint(PathBuf),
     #[error("'{path}' was written by another run: {differ}; resume it with the same flags")]
     OtherJob { path: PathBuf, differ: String },
     #[error("'{0}' is shorter than its checkpoint says; it was changed since, so start over")]
     Truncated(PathBuf),
-    #[error("cannot read checkpoint '{path}': {message}")]
+    #[error("'{0}' is not the length its .done records; it was changed since, so start over")]
+    Changed(PathBuf),
+    #[error("cannot read '{path}': {message}")]
     BadCheckpoint { path: PathBuf, message: String },
+    #[error("Parquet rows go to a directory: add --out NAME.parquet")]
+    ParquetNeedsFile,
+    /// A part given to `nimseq merge` that cannot be merged.
+    #[error("{0}")]
+    Part(String),
+}
+
+/// Where rows go: a text file (CSV, JSON lines), or a directory of Parquet parts.
+enum Target {
+    Text(BufWriter<File>),
+    Parts,
 }
 
 /// An open result file and its checkpoint.
@@ -93,7 +139,7 @@ pub struct ResumableFile {
     path: PathBuf,
     checkpoint_path: PathBuf,
     job: Value,
-    file: BufWriter<File>,
+    target: Target,
 }
 
 fn io_err(path: &Path) -> impl FnOnce(io::Error) -> ResumeError + '_ {
@@ -103,112 +149,190 @@ fn io_err(path: &Path) -> impl FnOnce(io::Error) -> ResumeError + '_ {
     }
 }
 
+/// `PATH.suffix`, beside `path`.
+pub fn beside(path: &Path, suffix: &str) -> PathBuf {
+    PathBuf::from(format!("{}.{suffix}", path.display()))
+}
+
+/// The JSON file at `path`, if there is one.
+pub fn read_json<T: DeserializeOwned>(path: &Path) -> Result<Option<T>, ResumeError> {
+    match fs::read_to_string(path) {
+        Ok(text) => serde_json::from_str(&text)
+            .map(Some)
+            .map_err(|e| ResumeError::BadCheckpoint {
+                path: path.to_path_buf(),
+                message: e.to_string(),
+            }),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(io_err(path)(e)),
+    }
+}
+
+/// Writes `value` to `path` as JSON, atomically (a temporary file renamed).
+fn write_json<T: Serialize>(path: &Path, value: &T) -> Result<(), ResumeError> {
+    let tmp = beside(path, "tmp");
+    let text = serde_json::to_string_pretty(value).expect("checkpoints serialise");
+    fs::write(&tmp, text).map_err(io_err(&tmp))?;
+    fs::rename(&tmp, path).map_err(io_err(path))
+}
+
+/// Removes the file at `path` if it is there.
+fn remove_if_there(path: &Path) -> Result<(), ResumeError> {
+    match fs::remove_file(path) {
+        Err(e) if e.kind() != io::ErrorKind::NotFound => Err(io_err(path)(e)),
+        _ => Ok(()),
+    }
+}
+
 impl ResumableFile {
-    /// Opens `path` for the job `job`. Returns the checkpoint to resume from, if any: `None`
-    /// means start at chunk 0 with an empty file.
+    /// Opens `path` for the job `job`, as a directory of Parquet parts if `parts`, and says
+    /// where it stands ([`Opened`]); a finished file is left as it is.
     pub fn open<S: Serialize + DeserializeOwned>(
         path: &Path,
         job: &Value,
         resume: bool,
-    ) -> Result<(Self, Option<Checkpoint<S>>), ResumeError> {
-        let checkpoint_path = PathBuf::from(format!("{}.checkpoint", path.display()));
-        let previous: Option<Checkpoint<S>> = match fs::read_to_string(&checkpoint_path) {
-            Ok(text) => {
-                Some(
-                    serde_json::from_str(&text).map_err(|e| ResumeError::BadCheckpoint {
-                        path: checkpoint_path.clone(),
-                        message: e.to_string(),
-                    })?,
-                )
-            }
-            Err(e) if e.kind() == io::ErrorKind::NotFound => None,
-            Err(e) => return Err(io_err(&checkpoint_path)(e)),
-        };
-        let resume_from = match (resume, previous) {
-            (false, Some(_)) => {
-                return Err(ResumeError::Unfinished(path.to_path_buf()));
-            }
-            (false, None) => None,
-            (true, None) if path.exists() => {
-                return Err(ResumeError::NoCheckpoint(path.to_path_buf()));
-            }
-            (true, None) => None,
+        parts: bool,
+    ) -> Result<(Self, Opened<S>), ResumeError> {
+        let checkpoint_path = beside(path, "checkpoint");
+        let done_path = beside(path, "done");
+        let previous: Option<Checkpoint<S>> = read_json(&checkpoint_path)?;
+        let opened = match (resume, previous) {
+            (false, Some(_)) => return Err(ResumeError::Unfinished(path.to_path_buf())),
+            (false, None) => Opened::Fresh,
             (true, Some(p)) if &p.job != job => {
                 return Err(ResumeError::OtherJob {
                     path: path.to_path_buf(),
                     differ: differences(&p.job, job),
                 });
             }
-            (true, Some(p)) => Some(p),
+            (true, Some(p)) => Opened::Resumed(p),
+            (true, None) => match read_json::<Done<S>>(&done_path)? {
+                Some(d) if &d.job != job => {
+                    return Err(ResumeError::OtherJob {
+                        path: path.to_path_buf(),
+                        differ: differences(&d.job, job),
+                    });
+                }
+                Some(d) => {
+                    if d.bytes.is_some() && fs::metadata(path).ok().map(|m| m.len()) != d.bytes {
+                        return Err(ResumeError::Changed(path.to_path_buf()));
+                    }
+                    Opened::Finished(d)
+                }
+                None if path.exists() => {
+                    return Err(ResumeError::NoCheckpoint(path.to_path_buf()));
+                }
+                None => Opened::Fresh,
+            },
         };
-        let mut file = OpenOptions::new()
-            .create(true)
-            .write(true)
-            .truncate(false)
-            .open(path)
-            .map_err(io_err(path))?;
-        let keep = resume_from.as_ref().map_or(0, |p| p.bytes);
-        if file.metadata().map_err(io_err(path))?.len() < keep {
-            return Err(ResumeError::Truncated(path.to_path_buf()));
-        }
-        file.set_len(keep).map_err(io_err(path))?;
-        file.seek(SeekFrom::Start(keep)).map_err(io_err(path))?;
-        let out = ResumableFile {
+        let mut out = ResumableFile {
             path: path.to_path_buf(),
             checkpoint_path,
             job: job.clone(),
-            file: BufWriter::with_capacity(1 << 20, file),
+            target: Target::Parts,
         };
-        if resume_from.is_none() {
+        if matches!(opened, Opened::Finished(_)) {
+            return Ok((out, opened));
+        }
+        // The file changes from here: an old .done no longer describes it.
+        remove_if_there(&done_path)?;
+        let keep = match &opened {
+            Opened::Resumed(p) if parts => p.next_chunk,
+            Opened::Resumed(p) => p.bytes,
+            _ => 0,
+        };
+        if parts {
+            parquet::keep_parts_below(path, keep).map_err(io_err(path))?;
+        } else {
+            let mut file = OpenOptions::new()
+                .create(true)
+                .write(true)
+                .truncate(false)
+                .open(path)
+                .map_err(io_err(path))?;
+            if file.metadata().map_err(io_err(path))?.len() < keep {
+                return Err(ResumeError::Truncated(path.to_path_buf()));
+            }
+            file.set_len(keep).map_err(io_err(path))?;
+            file.seek(SeekFrom::Start(keep)).map_err(io_err(path))?;
+            out.target = Target::Text(BufWriter::with_capacity(1 << 20, file));
+        }
+        if matches!(opened, Opened::Fresh) {
             // A fresh start is itself a checkpoint, so that --resume after an early kill works.
-            out.write_checkpoint(&Checkpoint::<S> {
-                job: job.clone(),
-                next_chunk: 0,
-                bytes: 0,
-                state: None,
-            })?;
+            write_json(
+                &out.checkpoint_path,
+                &Checkpoint::<S> {
+                    job: job.clone(),
+                    next_chunk: 0,
+                    bytes: 0,
+                    state: None,
+                },
+            )?;
         }
-        Ok((out, resume_from))
+        Ok((out, opened))
     }
 
-    /// Where rows go.
-    pub fn writer(&mut self) -> &mut BufWriter<File> {
-        &mut self.file
+    /// Where text rows go; `None` for Parquet parts.
+    pub fn writer(&mut self) -> Option<&mut BufWriter<File>> {
+        match &mut self.target {
+            Target::Text(file) => Some(file),
+            Target::Parts => None,
+        }
     }
 
-    /// Records that every chunk before `next_chunk` is in the file, with `state` after them;
-    /// when `complete`, the file is whole and the checkpoint goes.
-    pub fn commit<S: Serialize>(
-        &mut self,
-        next_chunk: u64,
-        state: &S,
-        complete: bool,
-    ) -> Result<(), ResumeError> {
-        self.file.flush().map_err(io_err(&self.path))?;
-        let file = self.file.get_ref();
+    /// Where the part file of `chunk` goes, for Parquet; `None` for text.
+    pub fn part_path(&self, chunk: u64) -> Option<PathBuf> {
+        match self.target {
+            Target::Text(_) => None,
+            Target::Parts => Some(self.path.join(parquet::part_name(chunk))),
+        }
+    }
+
+    /// The file's path.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Flushes and syncs the rows written so far; the file's length (0 for parts).
+    fn sync(&mut self) -> Result<u64, ResumeError> {
+        let Target::Text(file) = &mut self.target else {
+            return Ok(0);
+        };
+        file.flush().map_err(io_err(&self.path))?;
+        let file = file.get_ref();
         file.sync_data().map_err(io_err(&self.path))?;
-        if complete {
-            return match fs::remove_file(&self.checkpoint_path) {
-                Err(e) if e.kind() != io::ErrorKind::NotFound => {
-                    Err(io_err(&self.checkpoint_path)(e))
-                }
-                _ => Ok(()),
-            };
-        }
-        let bytes = file.metadata().map_err(io_err(&self.path))?.len();
+        Ok(file.metadata().map_err(io_err(&self.path))?.len())
+    }
+
+    /// Records that every chunk before `next_chunk` is in the file, with `state` after them.
+    pub fn commit<S: Serialize>(&mut self, next_chunk: u64, state: &S) -> Result<(), ResumeError> {
+        let bytes = self.sync()?;
         let checkpoint = Checkpoint {
             job: self.job.clone(),
             next_chunk,
             bytes,
             state: Some(state),
         };
-        self.write_checkpoint(&checkpoint)
+        write_json(&self.checkpoint_path, &checkpoint)
     }
 
-    fn write_checkpoint<S: Serialize>(&self, c: &Checkpoint<S>) -> Result<(), ResumeError> {
-        let tmp = self.checkpoint_path.with_extension("checkpoint.tmp");
-        let text = serde_json::to_string_pretty(c).expect("checkpoints serialise");
-        fs::write(&tmp, text).map_err(io_err(&tmp))?;
-        fs::rename(&tmp, &self.checkpoint_path).map_err(io_err(&self.checkpoint_path))
+    /// The file is whole: it holds `rows` rows of the chunks `chunks`, with totals `state`.
+    /// Writes `FILE.done`, then removes the checkpoint.
+    pub fn finish<S: Serialize>(
+        &mut self,
+        chunks: [u64; 2],
+        rows: u64,
+        state: &S,
+    ) -> Result<(), ResumeError> {
+        let bytes = self.sync()?;
+        let done = Done {
+            job: self.job.clone(),
+            chunks,
+            rows,
+            bytes: matches!(self.target, Target::Text(_)).then_some(bytes),
+            state,
+        };
+        write_json(&beside(&self.path, "done"), &done)?;
+        remove_if_there(&self.checkpoint_path)
     }
 }

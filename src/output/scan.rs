@@ -4,7 +4,8 @@
 //!
 //! Chunks are numbered in scan order and never depend on the backend, so a run can be resumed
 //! with another backend, and `--shard i/N` (a contiguous `1/N` of the chunks) gives files that
-//! concatenate, shard 1 first, to the full result (only shard 1 writes the CSV header). A
+//! concatenate, shard 1 first, to the full result (only shard 1 writes the CSV header), and
+//! that `nimseq merge` ([`super::merge`]) checks and joins. A
 //! backend may take several chunks in one call (a GPU fills its card with them) and have
 //! several calls in flight; the rows still go out chunk by chunk, in order, each chunk
 //! checkpointed as it is written.
@@ -19,14 +20,15 @@ use std::str::FromStr;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use indicatif::ProgressBar;
-use serde::Serialize;
 use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
 
-use super::resumable::{ResumableFile, ResumeError};
+use super::parquet::{Column, PartWriter};
+use super::resumable::{Opened, ResumableFile, ResumeError};
 use super::{Field, Format, progress_bar};
 
 /// Which part of a scan this run does: the `index`-th (1-based) of `count` contiguous parts.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Shard {
     pub index: u64,
     pub count: u64,
@@ -69,7 +71,7 @@ impl fmt::Display for Shard {
 
 /// What every scan has beyond its own work: the row format, the part of it this run does,
 /// the chunk size, and where the rows go.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct ScanOutput {
     pub format: Format,
     pub shard: Shard,
@@ -112,6 +114,8 @@ pub trait Scan: Serialize + Sync {
     const UNIT: &'static str;
 
     fn output(&self) -> &ScanOutput;
+    /// The same, to be set (a merge writes the rows of parts to a file of its own).
+    fn output_mut(&mut self) -> &mut ScanOutput;
     /// Refuses, before anything is opened or computed, a scan that cannot run (memory).
     fn check(&self) -> Result<(), Self::Error>;
     /// Items in the whole scan.
@@ -120,12 +124,17 @@ pub trait Scan: Serialize + Sync {
     fn items(&self, skip: u64) -> impl Iterator<Item = Self::Item> + '_;
     /// The CSV header of the rows.
     fn header(&self) -> &'static str;
+    /// The types of the header's columns, for Parquet.
+    fn columns(&self) -> &'static [Column];
     /// The rows of `items` in the output format, in order, in pieces (formatted on all cores
     /// where that pays).
     fn rows(&self, items: &[Self::Item], solved: &[Self::Solved]) -> io::Result<Vec<Vec<u8>>>;
     /// The same rows as typed fields, in order ([`Row::fields`](super::Row::fields)), for a
     /// reader of columns.
     fn fields(&self, items: &[Self::Item], solved: &[Self::Solved], out: &mut dyn FnMut(Field<'_>));
+    /// What a row written for `item` says of it, from the row's fields in header order, or
+    /// why the row is not `item`'s: how `nimseq merge` reads back the rows of a part.
+    fn read_row(&self, item: &Self::Item, fields: &[Field<'_>]) -> Result<Self::Solved, String>;
 }
 
 /// Where [`ScanJob`] sends the rows it does not write to a file.
@@ -162,6 +171,9 @@ pub trait Tally<I, S>: Default + Serialize + DeserializeOwned {
     /// checkpoint cannot resume a survey.
     const COMMAND: &'static str;
     fn add(&mut self, item: &I, solved: &S);
+    /// Adds what `part` counted beyond its rows (work done, which rows do not record), for
+    /// the totals of a merge of parts.
+    fn add_work(&mut self, _part: &Self) {}
 }
 
 /// A random fraction of a scan's items, picked by a hash of each one's key under a seed drawn
@@ -197,6 +209,8 @@ pub struct ScanJob<'w, W, T> {
     next: u64,
     end: u64,
     file: Option<ResumableFile>,
+    /// Set when the file was finished before: nothing is left to do.
+    finished: bool,
     tally: T,
     /// Set from elsewhere (a Ctrl-C) to end the run after the calls in flight.
     stop: Option<&'w AtomicBool>,
@@ -214,8 +228,11 @@ impl<'w, W: Scan, T: Tally<W::Item, W::Solved>> ScanJob<'w, W, T> {
     /// Checks the scan and opens its output, resuming it if asked: every error here is the
     /// user's to fix, and nothing has been computed yet.
     pub fn open(work: &'w W) -> Result<Self, W::Error> {
-        work.check()?;
         let output = work.output();
+        if output.format == Format::Parquet && output.out.is_none() {
+            return Err(ResumeError::ParquetNeedsFile.into());
+        }
+        work.check()?;
         let chunks = work.count().div_ceil(output.chunk());
         let (first, end) = output.shard.chunks(chunks);
         let mut job = serde_json::to_value(work).expect("options serialise");
@@ -226,18 +243,43 @@ impl<'w, W: Scan, T: Tally<W::Item, W::Solved>> ScanJob<'w, W, T> {
             next: first,
             end,
             file: None,
+            finished: false,
             tally: T::default(),
             stop: None,
         };
         if let Some(path) = &output.out {
-            let (file, checkpoint) = ResumableFile::open::<T>(path, &job, output.resume)?;
-            if let Some(c) = checkpoint {
-                scan.next = c.next_chunk.max(first);
-                scan.tally = c.state.unwrap_or_default();
+            let parts = output.format == Format::Parquet;
+            let (file, opened) = ResumableFile::open::<T>(path, &job, output.resume, parts)?;
+            match opened {
+                Opened::Fresh => {}
+                Opened::Resumed(c) => {
+                    scan.next = c.next_chunk.max(first);
+                    scan.tally = c.state.unwrap_or_default();
+                }
+                Opened::Finished(done) => {
+                    scan.next = end;
+                    scan.finished = true;
+                    scan.tally = done.state;
+                }
             }
             scan.file = Some(file);
         }
         Ok(scan)
+    }
+
+    /// Adds the work counted by `parts` to a fresh run's totals ([`Tally::add_work`]).
+    pub fn add_work_of(mut self, parts: &[T]) -> Self {
+        if self.next == self.first && !self.finished {
+            for part in parts {
+                self.tally.add_work(part);
+            }
+        }
+        self
+    }
+
+    /// Whether the output file was finished by an earlier run of the same job.
+    pub fn finished(&self) -> bool {
+        self.finished
     }
 
     /// Ends the run once `stop` is set: no call starts after that, the calls in flight are
@@ -279,14 +321,30 @@ impl<'w, W: Scan, T: Tally<W::Item, W::Solved>> ScanJob<'w, W, T> {
         W: SolveOn<B>,
     {
         let work = self.work;
-        let text = self.file.is_some() || matches!(sink, Sink::Text(_));
-        let plan = work.plan(backend)?;
+        if let (true, Some(f)) = (self.finished, &self.file) {
+            eprintln!(
+                "'{}' was finished before (its .done is there): nothing left to compute",
+                f.path().display()
+            );
+            return Ok(self.tally);
+        }
         let output = work.output();
+        let text = match &self.file {
+            Some(_) => output.format != Format::Parquet,
+            None => matches!(sink, Sink::Text(_)),
+        };
+        let plan = work.plan(backend)?;
         let cs = output.chunk();
         let total = work.count();
-        if self.next == 0 {
+        // The header opens the whole scan: shard 1 writes it (other shards may start at chunk
+        // 0 too, when there are fewer chunks than shards).
+        if self.next == 0 && output.shard.index == 1 {
             match (&mut self.file, &mut sink) {
-                (Some(f), _) => output.format.write_header(f.writer(), work.header())?,
+                (Some(f), _) => {
+                    if let Some(w) = f.writer() {
+                        output.format.write_header(w, work.header())?;
+                    }
+                }
                 (None, Sink::Text(stdout)) => output.format.write_header(*stdout, work.header())?,
                 (None, Sink::Fields(_)) => {}
             }
@@ -356,7 +414,11 @@ impl<'w, W: Scan, T: Tally<W::Item, W::Solved>> ScanJob<'w, W, T> {
         })?;
         match (&mut self.file, sink) {
             // An empty shard still completes its file.
-            (Some(f), _) => f.commit(self.end, &self.tally, true)?,
+            (Some(f), _) => f.finish(
+                [self.first, self.end],
+                items_below(self.end) - items_below(self.first),
+                &self.tally,
+            )?,
             (None, Sink::Text(stdout)) => stdout.flush()?,
             (None, Sink::Fields(_)) => {}
         }
@@ -379,8 +441,13 @@ impl<'w, W: Scan, T: Tally<W::Item, W::Solved>> ScanJob<'w, W, T> {
         let none = Vec::new();
         let rows = done.rows.iter().chain(std::iter::repeat(&none));
         for (k, ((items, solved), rows)) in (first_chunk..).zip(chunks.zip(rows)) {
+            if let Some(path) = self.file.as_ref().and_then(|f| f.part_path(k)) {
+                let mut part = PartWriter::new(self.work.header(), self.work.columns());
+                self.work.fields(items, solved, &mut |f| part.push(f));
+                part.write(&path)?;
+            }
             let text: Option<&mut dyn Write> = match (&mut self.file, &mut *sink) {
-                (Some(f), _) => Some(f.writer()),
+                (Some(f), _) => f.writer().map(|w| w as &mut dyn Write),
                 (None, Sink::Text(stdout)) => Some(&mut **stdout),
                 (None, Sink::Fields(_)) => None,
             };
@@ -395,8 +462,10 @@ impl<'w, W: Scan, T: Tally<W::Item, W::Solved>> ScanJob<'w, W, T> {
             for (item, s) in items.iter().zip(solved) {
                 self.tally.add(item, s);
             }
-            if let Some(f) = &mut self.file {
-                f.commit(k + 1, &self.tally, k + 1 == self.end)?;
+            if let Some(f) = &mut self.file
+                && k + 1 < self.end
+            {
+                f.commit(k + 1, &self.tally)?;
             }
             bar.inc(items.len() as u64);
         }

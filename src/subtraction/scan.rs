@@ -7,7 +7,7 @@ use std::io::{self, Write};
 
 use indicatif::ProgressBar;
 use rayon::prelude::*;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::gpu::{SubtractionGpu, long_cap};
 use super::solution::{NotCertified, Solution};
@@ -19,9 +19,10 @@ use super::{reference, triple_solver};
 use crate::backend::{Chosen, announce_calibrated};
 use crate::gpu::GpuError;
 use crate::memory::{Budget, OverBudget};
+use crate::output::parquet::{Column, Kind};
 use crate::output::resumable::ResumeError;
 use crate::output::scan::{Plan, Sample, Scan, ScanJob, ScanOutput, SolveOn, Tally};
-use crate::output::{CsvLine, Field, Row};
+use crate::output::{CsvLine, Field, ReadFields, Row};
 
 /// One row of a scan's output.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -40,6 +41,27 @@ pub struct ScanRow {
 
 /// The CSV header of rows with theory columns.
 pub const THEORY_CSV_HEADER: &str = "a,b,c,period,preperiod,outcome_period,outcome_preperiod,g,rho,K,T0,T1,T2,predicted_period,agrees";
+
+/// The Parquet types of the columns of [`ScanRow::CSV_HEADER`] ...
+const COLUMNS: [Column; 7] = [Column::required(Kind::U32); 7];
+/// ... and of [`THEORY_CSV_HEADER`].
+const THEORY_COLUMNS: [Column; 15] = [
+    Column::required(Kind::U32),
+    Column::required(Kind::U32),
+    Column::required(Kind::U32),
+    Column::required(Kind::U32),
+    Column::required(Kind::U32),
+    Column::required(Kind::U32),
+    Column::required(Kind::U32),
+    Column::required(Kind::U32),
+    Column::required(Kind::U32),
+    Column::required(Kind::U32),
+    Column::required(Kind::Bool),
+    Column::required(Kind::Bool),
+    Column::required(Kind::Bool),
+    Column::required(Kind::I64),
+    Column::optional(Kind::Bool),
+];
 
 impl Row for ScanRow {
     const CSV_HEADER: &'static str = "a,b,c,period,preperiod,outcome_period,outcome_preperiod";
@@ -364,7 +386,7 @@ pub enum ScanError {
 }
 
 /// What a scan does, beyond the backend.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct ScanOptions {
     #[serde(flatten)]
     pub filter: TripleFilter,
@@ -392,6 +414,10 @@ impl Tally<Triple, Solution> for ScanSummary {
     fn add(&mut self, t: &Triple, s: &Solution) {
         ScanSummary::add(self, *t, s);
     }
+
+    fn add_work(&mut self, part: &Self) {
+        self.values += part.values;
+    }
 }
 
 impl Scan for ScanOptions {
@@ -402,6 +428,10 @@ impl Scan for ScanOptions {
 
     fn output(&self) -> &ScanOutput {
         &self.output
+    }
+
+    fn output_mut(&mut self) -> &mut ScanOutput {
+        &mut self.output
     }
 
     fn check(&self) -> Result<(), ScanError> {
@@ -421,6 +451,37 @@ impl Scan for ScanOptions {
             true => THEORY_CSV_HEADER,
             false => ScanRow::CSV_HEADER,
         }
+    }
+
+    fn columns(&self) -> &'static [Column] {
+        match self.theory {
+            true => &THEORY_COLUMNS,
+            false => &COLUMNS,
+        }
+    }
+
+    /// The moves must be `t`'s; the theory columns, made from the rest, are not read.
+    fn read_row(&self, t: &Triple, fields: &[Field<'_>]) -> Result<Solution, String> {
+        let f = ReadFields::new(self.header(), fields)?;
+        let moves = [f.unsigned(0)?, f.unsigned(1)?, f.unsigned(2)?];
+        if moves != [t.a, t.b, t.c].map(u64::from) {
+            return Err(format!(
+                "the row of {{{},{},{}}} where the scan has {} next",
+                moves[0],
+                moves[1],
+                moves[2],
+                t.ruleset()
+            ));
+        }
+        let number = |i| f.unsigned(i).map(|n| n as usize);
+        Ok(Solution {
+            period: number(3)?,
+            preperiod: number(4)?,
+            outcome_period: number(5)?,
+            outcome_preperiod: number(6)?,
+            // Not in the rows: the work of finding them.
+            checked_len: 0,
+        })
     }
 
     fn fields(&self, triples: &[Triple], solutions: &[Solution], out: &mut dyn FnMut(Field<'_>)) {

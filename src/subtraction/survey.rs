@@ -93,6 +93,9 @@ fn pair_sum_gcd(t: Triple, p: usize) -> usize {
 
 impl Tally<Triple, Solution> for Survey {
     const COMMAND: &'static str = "nimseq sub survey";
+    fn add_work(&mut self, part: &Self) {
+        Tally::<Triple, Solution>::add_work(&mut self.summary, &part.summary);
+    }
     fn add(&mut self, &t: &Triple, s: &Solution) {
         self.summary.add(t, s);
         let (a, b, c) = (t.a as usize, t.b as usize, t.c as usize);

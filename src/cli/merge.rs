@@ -1,0 +1,58 @@
+//! `nimseq merge`: the shards of one scan joined, with the summary one run prints.
+
+use std::path::Path;
+
+use anyhow::Result;
+
+use super::args::MergeArgs;
+use super::sub::write_survey;
+use nimseq::InputError;
+use nimseq::octal;
+use nimseq::output::Format;
+use nimseq::output::merge::Parts;
+use nimseq::subtraction::scan::ScanOptions;
+use nimseq::subtraction::summary::ScanSummary;
+use nimseq::subtraction::survey::Survey;
+
+pub fn run(args: MergeArgs) -> Result<()> {
+    let parts = Parts::check(&args.parts)?;
+    let format = args.format.or_else(|| by_extension(&args.out));
+    let command = parts.command().to_string();
+    if args.json.is_some() && command != "nimseq sub survey" {
+        return Err(InputError(format!(
+            "--json is for the shards of a survey; these are of '{command}'"
+        ))
+        .into());
+    }
+    match command.as_str() {
+        "nimseq sub scan" => {
+            let summary = parts.merge::<ScanOptions, ScanSummary>(&args.out, format)?;
+            eprintln!("{summary}");
+            Ok(())
+        }
+        "nimseq sub survey" => {
+            let survey = parts.merge::<ScanOptions, Survey>(&args.out, format)?;
+            write_survey(&survey, args.json.as_deref())
+        }
+        "nimseq octal scan" => {
+            let summary =
+                parts.merge::<octal::scan::ScanOptions, octal::scan::OctalScanSummary>(&args.out, format)?;
+            eprintln!("{summary}");
+            Ok(())
+        }
+        other => Err(InputError(format!(
+            "'{}' holds rows of '{other}', which merge does not join (sub scan, sub survey, octal scan)",
+            args.parts[0].display()
+        ))
+        .into()),
+    }
+}
+
+/// The format a file name asks for, if its extension names one.
+fn by_extension(path: &Path) -> Option<Format> {
+    matches!(
+        path.extension().and_then(|e| e.to_str()),
+        Some("csv" | "jsonl" | "parquet")
+    )
+    .then(|| Format::of_path(path))
+}

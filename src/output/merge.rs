@@ -1,0 +1,513 @@
+//! `nimseq merge`: the finished shards of one scan, checked and joined into the file one
+//! unsharded run writes, with the same totals.
+//!
+//! Before anything is written, [`Parts::check`] reads each part's `.done` record
+//! ([`Done`](super::resumable::Done)) and refuses a part that is unfinished (its checkpoint is
+//! still there, or it has no record), changed since (its length is not the recorded one, or its
+//! last row is cut), or of another job (other flags, another shard count), and a set of parts
+//! that is not shards `1..N` each once. The join then runs through the scan driver, with the
+//! parts as the backend ([`PartsReader`]): each row is read back and checked to be the row of
+//! the item the scan expects next, so rows out of order, missing or extra are refused too, and
+//! the totals and checksum are made from the rows, as one run makes them. A refusal leaves no
+//! output behind.
+
+use std::collections::BTreeMap;
+use std::collections::VecDeque;
+use std::fs::File;
+use std::io::{self, BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use indicatif::ProgressBar;
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+
+use super::parquet;
+use super::resumable::{Done, ResumeError, beside, differences, read_json};
+use super::scan::{Plan, Scan, ScanJob, Shard, SolveOn, Tally};
+use super::{Field, Format};
+
+/// One finished part: its file and what its `.done` records.
+pub struct Part {
+    pub path: PathBuf,
+    pub done: Done<Value>,
+    pub shard: Shard,
+    pub format: Format,
+}
+
+/// Parts checked to be the shards `1..N` of one job, in shard order.
+pub struct Parts {
+    parts: Vec<Part>,
+}
+
+fn refuse(why: String) -> ResumeError {
+    ResumeError::Part(why)
+}
+
+/// The job of a part without its shard: what the shards of one job share.
+fn without_shard(job: &Value) -> Value {
+    let mut job = job.clone();
+    if let Some(map) = job.as_object_mut() {
+        map.remove("shard");
+    }
+    job
+}
+
+impl Part {
+    /// Reads and checks the part at `path`: finished, and whole as its record says.
+    fn open(path: &Path) -> Result<Part, ResumeError> {
+        let shown = path.display();
+        if beside(path, "checkpoint").exists() {
+            return Err(refuse(format!(
+                "'{shown}' is unfinished: its checkpoint is still there (run its command again with --resume to finish it)"
+            )));
+        }
+        if !path.exists() {
+            return Err(refuse(format!("'{shown}' is not there")));
+        }
+        let done: Done<Value> = read_json(&beside(path, "done"))?.ok_or_else(|| {
+            refuse(format!(
+                "'{shown}' has no '{shown}.done': it is not a finished nimseq scan (a scan writes one as it completes)"
+            ))
+        })?;
+        let shard: Shard = serde_json::from_value(done.job["shard"].clone())
+            .map_err(|_| refuse(format!("'{shown}.done' names no shard")))?;
+        let format: Format = serde_json::from_value(done.job["format"].clone())
+            .map_err(|_| refuse(format!("'{shown}.done' names no format")))?;
+        let changed = |what: String| refuse(format!("'{shown}' {what}: it was changed since"));
+        match done.bytes {
+            Some(bytes) => {
+                let len = std::fs::metadata(path)
+                    .map_err(|e| refuse(format!("cannot read '{shown}': {e}")))?
+                    .len();
+                if len != bytes {
+                    return Err(changed(format!("is {len} bytes, its .done says {bytes}")));
+                }
+                if len > 0 && last_byte(path)? != b'\n' {
+                    return Err(changed("ends in the middle of a row".into()));
+                }
+            }
+            None => {
+                let found: Vec<u64> = parquet::parts(path)
+                    .map_err(|e| refuse(format!("cannot read '{shown}': {e}")))?
+                    .into_iter()
+                    .map(|(chunk, _)| chunk)
+                    .collect();
+                let want: Vec<u64> = (done.chunks[0]..done.chunks[1]).collect();
+                if found != want {
+                    return Err(changed(format!(
+                        "holds the part files of chunks {found:?}, its .done says {}..{}",
+                        done.chunks[0] + 1,
+                        done.chunks[1]
+                    )));
+                }
+            }
+        }
+        Ok(Part {
+            path: path.to_path_buf(),
+            done,
+            shard,
+            format,
+        })
+    }
+}
+
+fn last_byte(path: &Path) -> Result<u8, ResumeError> {
+    use std::io::{Read, Seek, SeekFrom};
+    let read = || -> io::Result<u8> {
+        let mut file = File::open(path)?;
+        file.seek(SeekFrom::End(-1))?;
+        let mut byte = [0u8];
+        file.read_exact(&mut byte)?;
+        Ok(byte[0])
+    };
+    read().map_err(|e| refuse(format!("cannot read '{}': {e}", path.display())))
+}
+
+impl Parts {
+    /// Checks that `paths` are the finished shards `1..N` of one job, each once.
+    pub fn check(paths: &[PathBuf]) -> Result<Parts, ResumeError> {
+        let parts = paths
+            .iter()
+            .map(|p| Part::open(p))
+            .collect::<Result<Vec<_>, _>>()?;
+        let Some(first) = parts.first() else {
+            return Err(refuse("no part to merge".into()));
+        };
+        let job = without_shard(&first.done.job);
+        let count = first.shard.count;
+        let mut by_index: BTreeMap<u64, &Part> = BTreeMap::new();
+        for part in &parts {
+            let shown = part.path.display();
+            let theirs = without_shard(&part.done.job);
+            if theirs != job {
+                return Err(refuse(format!(
+                    "'{shown}' is a shard of another job than '{}': {}",
+                    first.path.display(),
+                    differences(&theirs, &job)
+                )));
+            }
+            if part.shard.count != count {
+                return Err(refuse(format!(
+                    "'{shown}' is shard {} of another split than '{}' (shard {})",
+                    part.shard,
+                    first.path.display(),
+                    first.shard
+                )));
+            }
+            if let Some(other) = by_index.insert(part.shard.index, part) {
+                return Err(refuse(format!(
+                    "'{}' and '{shown}' are both shard {}",
+                    other.path.display(),
+                    part.shard
+                )));
+            }
+        }
+        if let Some(missing) = (1..=count).find(|i| !by_index.contains_key(i)) {
+            return Err(refuse(format!(
+                "shard {missing}/{count} is missing: none of the {} parts given is it",
+                parts.len()
+            )));
+        }
+        let mut parts = parts;
+        parts.sort_by_key(|p| p.shard.index);
+        Ok(Parts { parts })
+    }
+
+    /// The command the parts were written by (`nimseq sub scan`, ...).
+    pub fn command(&self) -> &str {
+        self.parts[0].done.job["command"].as_str().unwrap_or("")
+    }
+
+    /// Joins the parts into `out` in `format` (that of the parts if `None`), with the totals
+    /// `T` of all their rows, as the unsharded scan `W` would write them. A refusal removes
+    /// what was written.
+    pub fn merge<W, T>(&self, out: &Path, format: Option<Format>) -> Result<T, W::Error>
+    where
+        W: Scan + DeserializeOwned,
+        T: Tally<W::Item, W::Solved>,
+    {
+        let first = &self.parts[0];
+        for taken in [
+            out.to_path_buf(),
+            beside(out, "done"),
+            beside(out, "checkpoint"),
+        ] {
+            if taken.exists() {
+                return Err(refuse(format!(
+                    "'{}' exists: merge writes a new file, so move it away or name another",
+                    taken.display()
+                ))
+                .into());
+            }
+        }
+        let mut job = first.done.job.clone();
+        job["shard"] = serde_json::to_value(Shard::WHOLE).expect("a shard serialises");
+        job["format"] =
+            serde_json::to_value(format.unwrap_or(first.format)).expect("a format serialises");
+        let mut work: W = serde_json::from_value(job).map_err(|e| {
+            refuse(format!(
+                "'{}.done' does not describe a job of this nimseq: {e}",
+                first.path.display()
+            ))
+        })?;
+        let output = work.output_mut();
+        output.out = Some(out.to_path_buf());
+        output.resume = false;
+        let tallies = self
+            .parts
+            .iter()
+            .map(|p| {
+                serde_json::from_value::<T>(p.done.state.clone())
+                    .map_err(|e| refuse(format!("'{}.done' has no totals: {e}", p.path.display())))
+            })
+            .collect::<Result<Vec<T>, _>>()?;
+        let reader = PartsReader {
+            header: work.header(),
+            cursor: Mutex::new(Cursor {
+                parts: self.parts.iter().collect(),
+                source: None,
+                row: 0,
+            }),
+        };
+        let merged = ScanJob::<W, T>::open(&work)
+            .and_then(|job| job.add_work_of(&tallies).run(&reader, &mut io::sink()))
+            .and_then(|tally| {
+                reader.finish()?;
+                Ok(tally)
+            });
+        if merged.is_err() {
+            let _ = std::fs::remove_file(out).or_else(|_| std::fs::remove_dir_all(out));
+            let _ = std::fs::remove_file(beside(out, "checkpoint"));
+            let _ = std::fs::remove_file(beside(out, "done"));
+        }
+        merged
+    }
+}
+
+/// The parts as a backend of the scan driver: each call's rows are read from them, in order.
+pub struct PartsReader<'p> {
+    header: &'static str,
+    cursor: Mutex<Cursor<'p>>,
+}
+
+/// How far the reading got.
+struct Cursor<'p> {
+    /// The parts not yet done, the current one first.
+    parts: VecDeque<&'p Part>,
+    /// The current part's rows, opened at its first row.
+    source: Option<Source>,
+    /// Rows read of the current part.
+    row: u64,
+}
+
+/// The rows of one part.
+enum Source {
+    Csv(io::Lines<BufReader<File>>),
+    Jsonl(io::Lines<BufReader<File>>),
+    /// The rows of the part files not yet read, each row's fields in header order.
+    Parquet {
+        files: VecDeque<PathBuf>,
+        rows: VecDeque<Vec<Owned>>,
+    },
+}
+
+/// A Parquet field kept between calls.
+enum Owned {
+    Unsigned(u64),
+    Signed(i64),
+    Bool(bool),
+    Text(String),
+    Missing,
+}
+
+impl Owned {
+    fn of(field: &Field<'_>) -> Self {
+        match *field {
+            Field::Unsigned(n) => Owned::Unsigned(n),
+            Field::Signed(n) => Owned::Signed(n),
+            Field::Bool(b) => Owned::Bool(b),
+            Field::Text(t) => Owned::Text(t.to_string()),
+            Field::Missing => Owned::Missing,
+        }
+    }
+
+    fn field(&self) -> Field<'_> {
+        match self {
+            Owned::Unsigned(n) => Field::Unsigned(*n),
+            Owned::Signed(n) => Field::Signed(*n),
+            Owned::Bool(b) => Field::Bool(*b),
+            Owned::Text(t) => Field::Text(t),
+            Owned::Missing => Field::Missing,
+        }
+    }
+}
+
+/// A CSV field as the rows write it: empty, `true`/`false`, a number, or text.
+fn csv_field(text: &str) -> Field<'_> {
+    if text.is_empty() {
+        Field::Missing
+    } else if let Ok(b) = text.parse::<bool>() {
+        Field::Bool(b)
+    } else if let Ok(n) = text.parse::<u64>() {
+        Field::Unsigned(n)
+    } else if let Ok(n) = text.parse::<i64>() {
+        Field::Signed(n)
+    } else {
+        Field::Text(text)
+    }
+}
+
+/// A JSON value of a row as the field it was written from.
+fn json_field(value: Option<&Value>) -> Field<'_> {
+    match value {
+        None | Some(Value::Null) => Field::Missing,
+        Some(Value::Bool(b)) => Field::Bool(*b),
+        Some(Value::String(s)) => Field::Text(s),
+        Some(Value::Number(n)) => match (n.as_u64(), n.as_i64()) {
+            (Some(n), _) => Field::Unsigned(n),
+            (None, Some(n)) => Field::Signed(n),
+            _ => Field::Text("a fraction"),
+        },
+        Some(_) => Field::Text("a nested value"),
+    }
+}
+
+impl Source {
+    fn open(part: &Part, header: &str) -> Result<Source, String> {
+        let lines = || -> Result<io::Lines<BufReader<File>>, String> {
+            Ok(BufReader::with_capacity(
+                1 << 20,
+                File::open(&part.path).map_err(|e| e.to_string())?,
+            )
+            .lines())
+        };
+        Ok(match part.format {
+            Format::Csv => {
+                let mut lines = lines()?;
+                // The header opens the whole scan: shard 1's file.
+                if part.shard.index == 1 {
+                    let first = lines.next().transpose().map_err(|e| e.to_string())?;
+                    if first.as_deref() != Some(header) {
+                        return Err(format!(
+                            "its first line is {first:?}, not the header '{header}'"
+                        ));
+                    }
+                }
+                Source::Csv(lines)
+            }
+            Format::Jsonl => Source::Jsonl(lines()?),
+            Format::Parquet => Source::Parquet {
+                files: parquet::parts(&part.path)
+                    .map_err(|e| e.to_string())?
+                    .into_iter()
+                    .map(|(_, path)| path)
+                    .collect(),
+                rows: VecDeque::new(),
+            },
+        })
+    }
+
+    /// Calls `read` with the next row's fields; `None` at the end of the part.
+    fn next<S>(
+        &mut self,
+        header: &str,
+        read: &mut dyn FnMut(&[Field<'_>]) -> Result<S, String>,
+    ) -> Result<Option<S>, String> {
+        let line = |lines: &mut io::Lines<BufReader<File>>| lines.next().transpose();
+        match self {
+            Source::Csv(lines) => match line(lines).map_err(|e| e.to_string())? {
+                None => Ok(None),
+                Some(text) => {
+                    let fields: Vec<Field<'_>> = text.split(',').map(csv_field).collect();
+                    read(&fields).map(Some)
+                }
+            },
+            Source::Jsonl(lines) => match line(lines).map_err(|e| e.to_string())? {
+                None => Ok(None),
+                Some(text) => {
+                    let object: serde_json::Map<String, Value> =
+                        serde_json::from_str(&text).map_err(|e| format!("not a JSON row: {e}"))?;
+                    let fields: Vec<Field<'_>> = header
+                        .split(',')
+                        .map(|name| json_field(object.get(name)))
+                        .collect();
+                    read(&fields).map(Some)
+                }
+            },
+            Source::Parquet { files, rows } => {
+                while rows.is_empty() {
+                    let Some(file) = files.pop_front() else {
+                        return Ok(None);
+                    };
+                    parquet::read_rows(&file, &mut |fields| {
+                        rows.push_back(fields.iter().map(Owned::of).collect());
+                        Ok(())
+                    })?;
+                }
+                let row = rows.pop_front().expect("a row is there");
+                let fields: Vec<Field<'_>> = row.iter().map(Owned::field).collect();
+                read(&fields).map(Some)
+            }
+        }
+    }
+}
+
+impl PartsReader<'_> {
+    /// Checks that every row of every part was read.
+    fn finish(&self) -> Result<(), ResumeError> {
+        let mut cursor = self.cursor.lock().expect("no reader panics");
+        while let Some(part) = cursor.parts.front().copied() {
+            cursor.end_part(part, self.header)?;
+        }
+        Ok(())
+    }
+}
+
+impl Cursor<'_> {
+    /// Ends the current part, which must have no rows left, and moves to the next.
+    fn end_part(&mut self, part: &Part, header: &str) -> Result<(), ResumeError> {
+        let at = |why: String| refuse(format!("'{}': {why}", part.path.display()));
+        if self.row != part.done.rows {
+            return Err(at(format!(
+                "{} rows read, its .done says {}",
+                self.row, part.done.rows
+            )));
+        }
+        let source = match self.source.take() {
+            Some(s) => Some(s),
+            None => Some(Source::open(part, header).map_err(at)?),
+        };
+        if let Some(mut source) = source
+            && source.next(header, &mut |_| Ok(())).map_err(at)?.is_some()
+        {
+            return Err(at(format!(
+                "a row after its last ({} rows, as its .done says)",
+                part.done.rows
+            )));
+        }
+        self.parts.pop_front();
+        self.row = 0;
+        Ok(())
+    }
+}
+
+impl<W: Scan> SolveOn<PartsReader<'_>> for W {
+    fn plan(&self, _: &PartsReader<'_>) -> Result<Plan, W::Error> {
+        Ok(Plan {
+            items_per_call: self.output().chunk_size,
+            calls_in_flight: 1,
+        })
+    }
+
+    /// The rows of `items`, read from the parts in order, each checked to be its item's.
+    fn solve(
+        &self,
+        reader: &PartsReader<'_>,
+        items: &[W::Item],
+        _: &ProgressBar,
+    ) -> Result<Vec<W::Solved>, W::Error> {
+        let mut cursor = reader.cursor.lock().expect("no reader panics");
+        let mut solved = Vec::with_capacity(items.len());
+        for item in items {
+            loop {
+                let Some(part) = cursor.parts.front().copied() else {
+                    return Err(refuse("the parts hold fewer rows than the scan".into()).into());
+                };
+                if cursor.row == part.done.rows {
+                    cursor.end_part(part, reader.header)?;
+                    continue;
+                }
+                let at = |why: String| {
+                    refuse(format!(
+                        "'{}', row {}: {why}",
+                        part.path.display(),
+                        cursor.row + 1
+                    ))
+                };
+                if cursor.source.is_none() {
+                    cursor.source = Some(Source::open(part, reader.header).map_err(at)?);
+                }
+                let row = cursor.row;
+                let source = cursor.source.as_mut().expect("opened above");
+                let read = source
+                    .next(reader.header, &mut |fields| self.read_row(item, fields))
+                    .map_err(|why| {
+                        refuse(format!("'{}', row {}: {why}", part.path.display(), row + 1))
+                    })?;
+                let Some(read) = read else {
+                    return Err(refuse(format!(
+                        "'{}' ends after {row} rows, its .done says {}",
+                        part.path.display(),
+                        part.done.rows
+                    ))
+                    .into());
+                };
+                cursor.row += 1;
+                solved.push(read);
+                break;
+            }
+        }
+        Ok(solved)
+    }
+}

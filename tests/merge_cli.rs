@@ -1,0 +1,387 @@
+//! `nimseq merge` and Parquet output as a user runs them: shards joined into the bytes one run
+//! writes, every bad set of parts refused, Parquet rows equal to the CSV rows and resumable.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Output;
+
+use crate::common::{killed_after_chunks, nimseq, refused};
+
+/// Runs `nimseq ARGS`, which must succeed.
+fn ok(args: &[&str]) -> Output {
+    let o = nimseq().args(args).output().expect("nimseq runs");
+    assert!(
+        o.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    o
+}
+
+fn path(p: &Path) -> &str {
+    p.to_str().expect("a UTF-8 temporary path")
+}
+
+/// The `checksum:` line of a run's stderr or stdout.
+fn checksum_line(o: &Output) -> String {
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let line = text.lines().find(|l| l.starts_with("checksum:"));
+    line.expect("a checksum line").to_string()
+}
+
+/// Runs `args` as shards `1..=n` into `dir/NAME-i.EXT`, then whole into `dir/whole.EXT`;
+/// returns the parts, and the whole run.
+fn shards_and_whole(
+    dir: &Path,
+    args: &[&str],
+    n: u64,
+    ext: &str,
+) -> (Vec<PathBuf>, PathBuf, Output) {
+    let parts: Vec<PathBuf> = (1..=n)
+        .map(|i| {
+            let part = dir.join(format!("part-{i}.{ext}"));
+            let shard = format!("{i}/{n}");
+            ok(&[args, &["--shard", &shard, "--out", path(&part)]].concat());
+            part
+        })
+        .collect();
+    let whole = dir.join(format!("whole.{ext}"));
+    let o = ok(&[args, &["--out", path(&whole)]].concat());
+    (parts, whole, o)
+}
+
+/// Runs `nimseq merge PARTS --out OUT EXTRA`, which must succeed.
+fn merge(parts: &[PathBuf], out: &Path, extra: &[&str]) -> Output {
+    let mut args = vec!["merge"];
+    args.extend(parts.iter().map(|p| path(p)));
+    args.extend(["--out", path(out)]);
+    args.extend(extra);
+    ok(&args)
+}
+
+/// The files of a Parquet directory, name and bytes, in name order.
+fn parquet_files(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut files: Vec<(String, Vec<u8>)> = fs::read_dir(dir)
+        .unwrap()
+        .map(|e| {
+            let e = e.unwrap();
+            (
+                e.file_name().to_string_lossy().into_owned(),
+                fs::read(e.path()).unwrap(),
+            )
+        })
+        .collect();
+    files.sort();
+    files
+}
+
+const SCAN: [&str; 8] = [
+    "sub",
+    "scan",
+    "--c-max",
+    "45",
+    "--chunk-size",
+    "1000",
+    "--backend",
+    "cpu",
+];
+
+/// Shards of `sub scan` in each format, given in any order, merge into the bytes of one run
+/// with its checksum line; parts of one format merge into another.
+fn shards_merge_into_one_run() {
+    let dir = tempfile::tempdir().unwrap();
+    for ext in ["csv", "jsonl", "parquet"] {
+        let (mut parts, whole, one) = shards_and_whole(dir.path(), &SCAN, 5, ext);
+        parts.reverse();
+        let merged = dir.path().join(format!("merged.{ext}"));
+        let o = merge(&parts, &merged, &[]);
+        assert_eq!(checksum_line(&o), checksum_line(&one), "{ext}");
+        if ext == "parquet" {
+            assert_eq!(parquet_files(&merged), parquet_files(&whole));
+            // Parquet parts into CSV: the CSV of one run.
+            let csv = dir.path().join("from-parquet.csv");
+            merge(&parts, &csv, &[]);
+            let one_csv = dir.path().join("one.csv");
+            ok(&[&SCAN[..], &["--out", path(&one_csv)]].concat());
+            assert_eq!(fs::read(&csv).unwrap(), fs::read(&one_csv).unwrap());
+        } else {
+            assert_eq!(
+                fs::read(&merged).unwrap(),
+                fs::read(&whole).unwrap(),
+                "{ext}"
+            );
+        }
+        // The merged file is finished, as one run's is: it merges again, as one part.
+        let again = dir.path().join(format!("again.{ext}"));
+        merge(&[merged], &again, &[]);
+    }
+    // More shards than chunks: the empty shards still count, and one header opens the file.
+    let args = [&SCAN[..4], &["--chunk-size", "20000"]].concat();
+    let (parts, whole, _) = shards_and_whole(dir.path(), &args, 4, "csv");
+    let merged = dir.path().join("few-chunks.csv");
+    merge(&parts, &merged, &[]);
+    assert_eq!(fs::read(&merged).unwrap(), fs::read(&whole).unwrap());
+}
+
+/// A survey's shards merge into its report, text and JSON, and its rows; an octal scan's
+/// shards into its rows and summary.
+fn surveys_and_octal_scans_merge() {
+    let dir = tempfile::tempdir().unwrap();
+    let survey = [
+        "sub",
+        "survey",
+        "--c-max",
+        "40",
+        "--chunk-size",
+        "2000",
+        "--backend",
+        "cpu",
+    ];
+    let json = dir.path().join("whole.json");
+    let one_json = [&survey[..], &["--json", path(&json)]].concat();
+    let (parts, whole, one) = shards_and_whole(dir.path(), &one_json, 3, "csv");
+    let merged = dir.path().join("merged.csv");
+    let merged_json = dir.path().join("merged.json");
+    let o = merge(&parts, &merged, &["--json", path(&merged_json)]);
+    assert_eq!(o.stdout, one.stdout);
+    assert!(String::from_utf8_lossy(&o.stdout).contains("Theorem 32"));
+    assert_eq!(fs::read(&merged).unwrap(), fs::read(&whole).unwrap());
+    assert_eq!(fs::read(&merged_json).unwrap(), fs::read(&json).unwrap());
+
+    let octal = [
+        "octal",
+        "scan",
+        "--digits",
+        "2",
+        "--n-max",
+        "300",
+        "--chunk-size",
+        "5",
+    ];
+    let (parts, whole, one) = shards_and_whole(dir.path(), &octal, 4, "jsonl");
+    let merged = dir.path().join("octal.jsonl");
+    let o = merge(&parts, &merged, &[]);
+    assert_eq!(fs::read(&merged).unwrap(), fs::read(&whole).unwrap());
+    let summary = |o: &Output| {
+        String::from_utf8_lossy(&o.stderr)
+            .lines()
+            .last()
+            .map(str::to_string)
+    };
+    assert_eq!(summary(&o), summary(&one));
+    assert!(
+        summary(&o).unwrap().starts_with("56 codes: "),
+        "{:?}",
+        summary(&o)
+    );
+}
+
+/// A missing, doubled, unfinished, foreign or changed part is refused with exit code 2 and a
+/// message naming it, and nothing is written.
+fn bad_parts_are_refused_and_nothing_is_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let (parts, _, _) = shards_and_whole(dir.path(), &SCAN, 4, "csv");
+    let out = dir.path().join("merged.csv");
+    let refuse = |given: &[&PathBuf], naming: &str| {
+        let mut args = vec!["merge"];
+        args.extend(given.iter().map(|p| path(p)));
+        args.extend(["--out", path(&out)]);
+        let line = refused(&args, naming);
+        assert!(!out.exists(), "{line}: {} was written", out.display());
+        assert!(!dir.path().join("merged.csv.done").exists(), "{line}");
+        assert!(!dir.path().join("merged.csv.checkpoint").exists(), "{line}");
+        line
+    };
+    refuse(&[&parts[0], &parts[1], &parts[3]], "shard 3/4 is missing");
+    refuse(
+        &[&parts[0], &parts[1], &parts[1], &parts[2], &parts[3]],
+        "part-2.csv' are both shard 2/4",
+    );
+
+    // A shard of another job: another --c-max.
+    let foreign = dir.path().join("foreign.csv");
+    let other = [&SCAN[..2], &["--c-max", "44"], &SCAN[4..]].concat();
+    ok(&[&other[..], &["--shard", "3/4", "--out", path(&foreign)]].concat());
+    let line = refuse(
+        &[&parts[0], &parts[1], &foreign, &parts[3]],
+        "foreign.csv' is a shard of another job",
+    );
+    assert!(line.contains("--c-max 44 there, 45 here"), "{line}");
+    // A shard of another split of the same job.
+    let split = dir.path().join("split.csv");
+    ok(&[&SCAN[..], &["--shard", "3/5", "--out", path(&split)]].concat());
+    refuse(
+        &[&parts[0], &parts[1], &split, &parts[3]],
+        "split.csv' is shard 3/5",
+    );
+
+    // An unfinished shard: killed mid-way, its checkpoint still there.
+    let cut = dir.path().join("cut.csv");
+    let slow = [
+        "sub",
+        "scan",
+        "--c-max",
+        "70",
+        "--chunk-size",
+        "2000",
+        "--backend",
+        "reference",
+        "--shard",
+        "1/2",
+    ];
+    killed_after_chunks(&slow, &cut, 2);
+    let line = refuse(&[&cut], "cut.csv' is unfinished");
+    assert!(line.contains("--resume"), "{line}");
+
+    // A part changed since it was written: its last row cut, or a row edited.
+    let changed = dir.path().join("changed.csv");
+    fs::copy(&parts[2], &changed).unwrap();
+    fs::copy(
+        dir.path().join("part-3.csv.done"),
+        dir.path().join("changed.csv.done"),
+    )
+    .unwrap();
+    let mut bytes = fs::read(&changed).unwrap();
+    bytes.pop();
+    fs::write(&changed, &bytes).unwrap();
+    refuse(
+        &[&parts[0], &parts[1], &changed, &parts[3]],
+        "changed.csv' is",
+    );
+    bytes.push(b'\n');
+    // The same length, its first two rows swapped: rows out of order.
+    let text = String::from_utf8(bytes).unwrap();
+    let mut lines: Vec<&str> = text.lines().collect();
+    lines.swap(0, 1);
+    fs::write(&changed, format!("{}\n", lines.join("\n"))).unwrap();
+    refuse(
+        &[&parts[0], &parts[1], &changed, &parts[3]],
+        "changed.csv', row 1: the row of",
+    );
+
+    // A file that no finished run wrote.
+    let stray = dir.path().join("stray.csv");
+    fs::write(&stray, "a,b,c\n").unwrap();
+    refuse(
+        &[&stray],
+        "stray.csv.done': it is not a finished nimseq scan",
+    );
+    // An output that exists is kept.
+    fs::write(&out, "keep").unwrap();
+    refused(
+        &[
+            "merge",
+            path(&parts[0]),
+            path(&parts[1]),
+            path(&parts[2]),
+            path(&parts[3]),
+            "--out",
+            path(&out),
+        ],
+        "merged.csv' exists",
+    );
+    assert_eq!(fs::read(&out).unwrap(), b"keep");
+}
+
+/// The rows of a Parquet directory through the `parquet` crate, as CSV lines.
+fn parquet_as_csv(dir: &Path) -> String {
+    use parquet::file::reader::{FileReader, SerializedFileReader};
+    use parquet::record::Field;
+    let mut files: Vec<PathBuf> = fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    files.sort();
+    let mut text = String::new();
+    for file in files {
+        let reader = SerializedFileReader::new(fs::File::open(&file).unwrap()).unwrap();
+        for row in reader.get_row_iter(None).unwrap() {
+            let row = row.unwrap();
+            let fields: Vec<String> = row
+                .get_column_iter()
+                .map(|(_, f)| match f {
+                    Field::Null => String::new(),
+                    Field::UInt(n) => n.to_string(),
+                    Field::ULong(n) => n.to_string(),
+                    Field::Long(n) => n.to_string(),
+                    Field::Bool(b) => b.to_string(),
+                    Field::Str(s) => s.clone(),
+                    other => panic!("an unexpected Parquet value {other:?}"),
+                })
+                .collect();
+            text.push_str(&fields.join(","));
+            text.push('\n');
+        }
+    }
+    text
+}
+
+/// A scan written as Parquet holds the CSV rows, typed (read here by the `parquet` crate, not
+/// by nimseq), with and without theory columns, and for octal codes with empty periods; a
+/// killed Parquet scan resumes to the same files; a finished one resumed does nothing.
+fn parquet_rows_are_the_csv_rows_and_resume() {
+    let dir = tempfile::tempdir().unwrap();
+    let theory = [&SCAN[..], &["--theory"]].concat();
+    let octal = [
+        "octal",
+        "scan",
+        "--digits",
+        "2",
+        "--n-max",
+        "200",
+        "--chunk-size",
+        "9",
+    ];
+    for args in [&SCAN[..], &theory[..], &octal[..]] {
+        let pq = dir.path().join("rows.parquet");
+        let csv = dir.path().join("rows.csv");
+        let _ = fs::remove_dir_all(&pq);
+        let _ = fs::remove_file(&csv);
+        ok(&[args, &["--out", path(&pq)]].concat());
+        ok(&[args, &["--out", path(&csv)]].concat());
+        let text = fs::read_to_string(&csv).unwrap();
+        let (_, rows) = text.split_once('\n').unwrap();
+        assert_eq!(parquet_as_csv(&pq), rows, "{args:?}");
+    }
+    let slow = [
+        "sub",
+        "scan",
+        "--c-max",
+        "70",
+        "--chunk-size",
+        "2000",
+        "--backend",
+        "reference",
+    ];
+    let cut = dir.path().join("cut.parquet");
+    killed_after_chunks(&slow, &cut, 3);
+    let whole = dir.path().join("whole.parquet");
+    let one = ok(&[&slow[..], &["--out", path(&whole)]].concat());
+    let o = ok(&[&slow[..], &["--out", path(&cut), "--resume"]].concat());
+    assert_eq!(parquet_files(&cut), parquet_files(&whole));
+    assert_eq!(checksum_line(&o), checksum_line(&one));
+    // Resumed again once finished (a requeued cluster task): nothing to do, the same totals.
+    let o = ok(&[&slow[..], &["--out", path(&cut), "--resume"]].concat());
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("was finished before"),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert_eq!(checksum_line(&o), checksum_line(&one));
+    // Parquet rows need a file.
+    refused(
+        &["sub", "scan", "--c-max", "10", "--format", "parquet"],
+        "--out NAME.parquet",
+    );
+}
+
+trials!(
+    shards_merge_into_one_run,
+    surveys_and_octal_scans_merge,
+    bad_parts_are_refused_and_nothing_is_written,
+    parquet_rows_are_the_csv_rows_and_resume,
+);
