@@ -22,7 +22,7 @@ cargo build --release --bin nimseq
 start=$(date +%s)
 "$work/source/bin/pip" install -q ./python
 echo "pip install ./python: $(($(date +%s) - start)) s"
-"$work/source/bin/pip" install -q pytest pandas polars
+"$work/source/bin/pip" install -q pytest pandas polars pyarrow
 # From the checkout's root: python/ must not shadow the installed package.
 "$work/source/bin/python" -m pytest -q python/tests "$@"
 
@@ -30,7 +30,7 @@ if $wheel; then
     "$work/source/bin/pip" install -q maturin
     "$work/source/bin/maturin" build --release --quiet -m python/Cargo.toml -o "$work/dist"
     "$python" -m venv "$work/wheel"
-    "$work/wheel/bin/pip" install -q "$work"/dist/nimseq-*.whl pytest pandas polars
+    "$work/wheel/bin/pip" install -q "$work"/dist/nimseq-*.whl pytest pandas polars pyarrow
     # No cargo, rustc or compiler on PATH: the wheel alone.
     env PATH="$work/wheel/bin:/usr/bin:/bin" sh -c '! command -v cargo && ! command -v rustc' >/dev/null
     env PATH="$work/wheel/bin:/usr/bin:/bin" NIMSEQ_BIN="$PWD/target/release/nimseq" \

@@ -282,12 +282,20 @@ fn resume_after_a_killed_run_is_byte_identical() {
     let o = scan_into(&args, &["--resume"], &cut);
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(stderr(&o).contains("was finished before"), "{}", stderr(&o));
-    assert!(stderr(&o).contains("rulesets:          54740"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("rulesets:          54740"),
+        "{}",
+        stderr(&o)
+    );
     assert_eq!(fs::read(&cut).unwrap(), fs::read(&whole).unwrap());
     // Resumed with other flags, it is refused as an unfinished one is.
     let o = scan_into(&other, &["--resume"], &cut);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
-    assert!(stderr(&o).contains("--c-max 70 there, 71 here"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("--c-max 70 there, 71 here"),
+        "{}",
+        stderr(&o)
+    );
 }
 
 fn scan_theory_columns() {

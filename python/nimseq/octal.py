@@ -111,7 +111,7 @@ def scan(
     backend: str = "auto",
     out: Union[str, "os.PathLike[str]", None] = None,
     resume: bool = False,
-    format: str = "csv",
+    format: Optional[str] = None,
     shard: str = "1/1",
     chunk_size: int = 16,
     verify_sample: Optional[float] = None,
@@ -129,7 +129,9 @@ def scan(
         backend: "auto", "cpu", "gpu" or "reference"; all give identical rows.
         out: write the rows to this file (resumable) instead of returning them.
         resume: continue an interrupted scan of ``out``.
-        format: "csv" or "jsonl", for ``out``.
+        format: "csv", "jsonl" or "parquet" (a directory of Parquet files, one per chunk),
+            for ``out`` [default: from the extension of ``out``, ".jsonl" or ".parquet",
+            else "csv"].
         shard: run the i-th of N contiguous parts, "i/N".
         chunk_size: codes per chunk: the unit of checkpoints and shards.
         verify_sample: fraction of rows re-checked by a plainer solver [default: 0.01 on the

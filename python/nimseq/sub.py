@@ -118,7 +118,7 @@ def scan(
     backend: str = "auto",
     out: Union[str, "os.PathLike[str]", None] = None,
     resume: bool = False,
-    format: str = "csv",
+    format: Optional[str] = None,
     shard: str = "1/1",
     chunk_size: Optional[int] = None,
     verify_sample: Optional[float] = None,
@@ -145,7 +145,9 @@ def scan(
             summary is returned, and printed on stderr as the command line does, with a
             progress bar on a terminal.
         resume: continue an interrupted scan of ``out`` after its last complete chunk.
-        format: "csv" or "jsonl", for ``out``.
+        format: "csv", "jsonl" or "parquet" (a directory of Parquet files, one per chunk),
+            for ``out`` [default: from the extension of ``out``, ".jsonl" or ".parquet",
+            else "csv"].
         shard: run the i-th of N contiguous parts, "i/N"; the N files concatenate in order.
         chunk_size: rulesets per chunk: the unit of checkpoints and shards [default: 262144,
             the command line's; 65536 for a scan into columns on the CPU, which keeps what is

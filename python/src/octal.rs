@@ -99,7 +99,7 @@ fn octal_period<'py>(
 /// Every code of `digits` digits to `n_max`: the rows of `nimseq octal scan`.
 #[pyfunction]
 #[pyo3(signature = (
-    digits=3, n_max=1 << 16, backend="auto", out=None, resume=false, format="csv",
+    digits=3, n_max=1 << 16, backend="auto", out=None, resume=false, format=None,
     shard="1/1", chunk_size=16, verify_sample=None, mem_budget=None,
 ))]
 #[allow(clippy::too_many_arguments)]
@@ -110,7 +110,7 @@ fn octal_scan<'py>(
     backend: &str,
     out: Option<PathBuf>,
     resume: bool,
-    format: &str,
+    format: Option<&str>,
     shard: &str,
     chunk_size: u64,
     verify_sample: Option<f64>,

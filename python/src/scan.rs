@@ -8,6 +8,7 @@ use pyo3::types::PyDict;
 
 use super::columns::Columns;
 use super::refuse;
+use nimseq::output::Format;
 use nimseq::output::scan::{ScanJob, ScanOutput, SolveOn, Tally};
 
 /// Checks a value against a range of the command line, with clap's words.
@@ -31,7 +32,7 @@ pub fn in_range<T: Copy + Into<i128> + std::fmt::Display>(
 /// Where a scan's rows go: its format, shard, chunks and file, checked as the command line
 /// checks its flags.
 pub fn scan_output(
-    format: &str,
+    format: Option<&str>,
     shard: &str,
     chunk_size: u64,
     out: Option<PathBuf>,
@@ -46,17 +47,26 @@ pub fn scan_output(
     if resume && out.is_none() {
         return Err(refuse("resume=True needs out= (the file to resume)"));
     }
-    if out.is_none() && !format.eq_ignore_ascii_case("csv") {
+    let format = match format {
+        // As on the command line: from the extension of the file, else CSV.
+        None => out.as_deref().map_or(Format::Csv, Format::of_path),
+        Some(f) => Format::from_str(f, true).map_err(|_| {
+            refuse(format!(
+                "invalid format '{f}': expected 'csv', 'jsonl' or 'parquet'"
+            ))
+        })?,
+    };
+    if out.is_none() && format != Format::Csv {
         return Err(refuse(format!(
-            "format='{format}' needs out=: without a file the rows come back as columns"
+            "format='{}' needs out=: without a file the rows come back as columns",
+            format
+                .to_possible_value()
+                .expect("no value is skipped")
+                .get_name()
         )));
     }
     Ok(ScanOutput {
-        format: nimseq::output::Format::from_str(format, true).map_err(|_| {
-            refuse(format!(
-                "invalid format '{format}': expected 'csv' or 'jsonl'"
-            ))
-        })?,
+        format,
         shard: shard.parse().map_err(refuse)?,
         chunk_size,
         out,

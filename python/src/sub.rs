@@ -94,7 +94,7 @@ const COLUMNS_CHUNK_SIZE: u64 = 1 << 16;
 #[pyfunction]
 #[pyo3(signature = (
     c_max=200, c_min=3, a_min=1, a_max=None, b_min=2, b_max=None, primitive=false,
-    theory=false, backend="auto", out=None, resume=false, format="csv", shard="1/1",
+    theory=false, backend="auto", out=None, resume=false, format=None, shard="1/1",
     chunk_size=None, verify_sample=None,
     mem_budget=None,
 ))]
@@ -112,7 +112,7 @@ fn sub_scan<'py>(
     backend: &str,
     out: Option<PathBuf>,
     resume: bool,
-    format: &str,
+    format: Option<&str>,
     shard: &str,
     chunk_size: Option<u64>,
     verify_sample: Option<f64>,

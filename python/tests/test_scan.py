@@ -84,3 +84,32 @@ def test_shards_concatenate_to_the_whole(cli, tmp_path):
     # Into columns, a shard is its rows alone.
     rows = sum(nimseq.sub.scan(c_max=50, chunk_size=1000, shard=f"{i}/3").rows for i in (1, 2, 3))
     assert rows == len(whole.splitlines()) - 1
+
+
+def test_parquet_rows_load_typed_in_polars_and_pandas(cli, tmp_path):
+    csv = pl.read_csv(io.StringIO(cli("sub", "scan", "--c-max", 60, "--theory")))
+    ours = tmp_path / "py.parquet"
+    nimseq.sub.scan(c_max=60, theory=True, out=ours, chunk_size=5000)
+    theirs = tmp_path / "cli.parquet"
+    cli("sub", "scan", "--c-max", 60, "--theory", "--out", theirs, "--chunk-size", 5000)
+    # A directory of part files, in scan order by name, the same whichever way it was written.
+    names = sorted(p.name for p in ours.iterdir())
+    assert names == [f"part-{i:06}.parquet" for i in range(1, 8)]
+    assert [(ours / n).read_bytes() for n in names] == [(theirs / n).read_bytes() for n in names]
+    frame = pl.read_parquet(ours)
+    assert frame.schema["a"] == pl.UInt32 and frame.schema["T0"] == pl.Boolean
+    assert frame.schema["predicted_period"] == pl.Int64
+    assert frame.equals(csv.cast(frame.schema))
+    assert pd.read_parquet(ours)["period"].dtype == np.uint32
+    # Octal rows: codes stay text, unsettled periods are missing.
+    octal = tmp_path / "octal.parquet"
+    cli("octal", "scan", "--digits", 2, "--n-max", 200, "--out", octal)
+    codes = pl.read_parquet(octal)
+    assert codes["code"][0] == "·01" and codes["period"].null_count() > 0
+    assert codes.schema["rare_count"] == pl.UInt64
+    # Shards merged by the command line load as one frame.
+    for i in (1, 2):
+        nimseq.sub.scan(c_max=60, chunk_size=5000, shard=f"{i}/2", out=tmp_path / f"s{i}.parquet")
+    cli("merge", tmp_path / "s2.parquet", tmp_path / "s1.parquet", "--out", tmp_path / "all.parquet")
+    moves = frame.select(frame.columns[:7])
+    assert pl.read_parquet(tmp_path / "all.parquet").equals(moves)

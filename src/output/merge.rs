@@ -2,7 +2,7 @@
 //! unsharded run writes, with the same totals.
 //!
 //! Before anything is written, [`Parts::check`] reads each part's `.done` record
-//! ([`Done`](super::resumable::Done)) and refuses a part that is unfinished (its checkpoint is
+//! ([`Done`]) and refuses a part that is unfinished (its checkpoint is
 //! still there, or it has no record), changed since (its length is not the recorded one, or its
 //! last row is cut), or of another job (other flags, another shard count), and a set of parts
 //! that is not shards `1..N` each once. The join then runs through the scan driver, with the
