@@ -5,7 +5,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
-use crate::common::{killed_after_chunks, nimseq, refused};
+use crate::common::{SLOW_SCAN, killed_after_chunks, nimseq, refused};
 
 /// Runs `nimseq ARGS`, which must succeed.
 fn ok(args: &[&str]) -> Output {
@@ -90,6 +90,18 @@ const SCAN: [&str; 8] = [
     "cpu",
 ];
 
+/// Every code of two digits, in chunks of five.
+const OCTAL: [&str; 8] = [
+    "octal",
+    "scan",
+    "--digits",
+    "2",
+    "--n-max",
+    "300",
+    "--chunk-size",
+    "5",
+];
+
 /// Shards of `sub scan` in each format, given in any order, merge into the bytes of one run
 /// with its checksum line; parts of one format merge into another.
 fn shards_merge_into_one_run() {
@@ -152,17 +164,7 @@ fn surveys_and_octal_scans_merge() {
     assert_eq!(fs::read(&merged).unwrap(), fs::read(&whole).unwrap());
     assert_eq!(fs::read(&merged_json).unwrap(), fs::read(&json).unwrap());
 
-    let octal = [
-        "octal",
-        "scan",
-        "--digits",
-        "2",
-        "--n-max",
-        "300",
-        "--chunk-size",
-        "5",
-    ];
-    let (parts, whole, one) = shards_and_whole(dir.path(), &octal, 4, "jsonl");
+    let (parts, whole, one) = shards_and_whole(dir.path(), &OCTAL, 4, "jsonl");
     let merged = dir.path().join("octal.jsonl");
     let o = merge(&parts, &merged, &[]);
     assert_eq!(fs::read(&merged).unwrap(), fs::read(&whole).unwrap());
@@ -221,18 +223,7 @@ fn bad_parts_are_refused_and_nothing_is_written() {
 
     // An unfinished shard: killed mid-way, its checkpoint still there.
     let cut = dir.path().join("cut.csv");
-    let slow = [
-        "sub",
-        "scan",
-        "--c-max",
-        "70",
-        "--chunk-size",
-        "2000",
-        "--backend",
-        "reference",
-        "--shard",
-        "1/2",
-    ];
+    let slow = [&SLOW_SCAN[..], &["--shard", "1/2"]].concat();
     killed_after_chunks(&slow, &cut, 2);
     let line = refuse(&[&cut], "cut.csv' is unfinished");
     assert!(line.contains("--resume"), "{line}");
@@ -326,17 +317,7 @@ fn parquet_as_csv(dir: &Path) -> String {
 fn parquet_rows_are_the_csv_rows_and_resume() {
     let dir = tempfile::tempdir().unwrap();
     let theory = [&SCAN[..], &["--theory"]].concat();
-    let octal = [
-        "octal",
-        "scan",
-        "--digits",
-        "2",
-        "--n-max",
-        "200",
-        "--chunk-size",
-        "9",
-    ];
-    for args in [&SCAN[..], &theory[..], &octal[..]] {
+    for args in [&SCAN[..], &theory[..], &OCTAL[..]] {
         let pq = dir.path().join("rows.parquet");
         let csv = dir.path().join("rows.csv");
         let _ = fs::remove_dir_all(&pq);
@@ -347,16 +328,7 @@ fn parquet_rows_are_the_csv_rows_and_resume() {
         let (_, rows) = text.split_once('\n').unwrap();
         assert_eq!(parquet_as_csv(&pq), rows, "{args:?}");
     }
-    let slow = [
-        "sub",
-        "scan",
-        "--c-max",
-        "70",
-        "--chunk-size",
-        "2000",
-        "--backend",
-        "reference",
-    ];
+    let slow = SLOW_SCAN;
     let cut = dir.path().join("cut.parquet");
     killed_after_chunks(&slow, &cut, 3);
     let whole = dir.path().join("whole.parquet");

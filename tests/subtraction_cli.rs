@@ -226,16 +226,7 @@ fn shards_concatenate_to_the_whole_scan() {
 /// Kill a scan mid-way, resume it, and get the same bytes as an uninterrupted run.
 fn resume_after_a_killed_run_is_byte_identical() {
     let dir = tempfile::tempdir().unwrap();
-    let args = [
-        "sub",
-        "scan",
-        "--c-max",
-        "70",
-        "--chunk-size",
-        "2000",
-        "--backend",
-        "reference",
-    ];
+    let args = crate::common::SLOW_SCAN;
     let whole = dir.path().join("whole.csv");
     let o = scan_into(&args, &[], &whole);
     assert!(o.status.success(), "{}", stderr(&o));

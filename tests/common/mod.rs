@@ -170,6 +170,19 @@ pub fn refused_by(command: std::process::Command, naming: &str) -> String {
     errors[0].to_string()
 }
 
+/// A scan slow enough (the reference backend, small chunks: seconds on 2 cores) to be killed
+/// in the middle by [`killed_after_chunks`].
+pub const SLOW_SCAN: [&str; 8] = [
+    "sub",
+    "scan",
+    "--c-max",
+    "70",
+    "--chunk-size",
+    "2000",
+    "--backend",
+    "reference",
+];
+
 /// Runs `nimseq ARGS --out OUT`, kills it (SIGKILL) once its checkpoint says `chunks` chunks
 /// are in, and checks that it had not finished: OUT then holds a cut-short run to resume.
 pub fn killed_after_chunks(args: &[&str], out: &std::path::Path, chunks: u64) {
