@@ -296,6 +296,7 @@ fn parquet_as_csv(dir: &Path) -> String {
                 .get_column_iter()
                 .map(|(_, f)| match f {
                     Field::Null => String::new(),
+                    Field::UShort(n) => n.to_string(),
                     Field::UInt(n) => n.to_string(),
                     Field::ULong(n) => n.to_string(),
                     Field::Long(n) => n.to_string(),

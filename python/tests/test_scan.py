@@ -97,7 +97,8 @@ def test_parquet_rows_load_typed_in_polars_and_pandas(cli, tmp_path):
     assert names == [f"part-{i:06}.parquet" for i in range(1, 8)]
     assert [(ours / n).read_bytes() for n in names] == [(theirs / n).read_bytes() for n in names]
     frame = pl.read_parquet(ours)
-    assert frame.schema["a"] == pl.UInt32 and frame.schema["T0"] == pl.Boolean
+    assert frame.schema["a"] == pl.UInt16 and frame.schema["period"] == pl.UInt32
+    assert frame.schema["T0"] == pl.Boolean
     assert frame.schema["predicted_period"] == pl.Int64
     assert frame.equals(csv.cast(frame.schema))
     assert pd.read_parquet(ours)["period"].dtype == np.uint32

@@ -50,7 +50,7 @@ start)
     chown slurm: "$dir/ctld" 2>/dev/null || true
     cat >"$conf" <<CONF
 ClusterName=nimseq
-SlurmctldHost=$host
+SlurmctldHost=$host(127.0.0.1)
 SlurmUser=root
 AuthType=auth/munge
 ProctrackType=proctrack/linuxproc
@@ -68,7 +68,7 @@ SlurmdLogFile=$dir/d.log
 ReturnToService=2
 MailProg=/bin/true
 MinJobAge=3600
-NodeName=$host CPUs=$(nproc) RealMemory=$mem_mb State=UNKNOWN
+NodeName=$host NodeAddr=127.0.0.1 CPUs=$(nproc) RealMemory=$mem_mb State=UNKNOWN
 PartitionName=debug Nodes=ALL Default=YES MaxTime=INFINITE State=UP
 CONF
     # munge: its own socket and key in DIR, so that a system munged is left alone.

@@ -466,8 +466,8 @@ impl Scan for ScanOptions {
         OctalRow::CSV_HEADER
     }
 
-    fn columns(&self) -> &'static [Column] {
-        &COLUMNS
+    fn columns(&self) -> Vec<Column> {
+        COLUMNS.to_vec()
     }
 
     fn read_row(&self, code: &OctalCode, fields: &[Field<'_>]) -> Result<OctalRow, String> {

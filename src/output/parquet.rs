@@ -29,6 +29,7 @@ use super::Field;
 /// them as `UInt32`/`UInt64`), text is UTF-8.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {
+    U16,
     U32,
     U64,
     I64,
@@ -66,6 +67,7 @@ impl Column {
             "REQUIRED"
         };
         let ty = match self.kind {
+            Kind::U16 => "INT32 {} (INTEGER(16,false))",
             Kind::U32 => "INT32 {} (INTEGER(32,false))",
             Kind::U64 => "INT64 {} (INTEGER(64,false))",
             Kind::I64 => "INT64 {}",
@@ -146,7 +148,7 @@ impl<'c> PartWriter<'c> {
         let values = columns
             .iter()
             .map(|c| match c.kind {
-                Kind::U32 => Values::I32(Vec::new()),
+                Kind::U16 | Kind::U32 => Values::I32(Vec::new()),
                 Kind::U64 | Kind::I64 => Values::I64(Vec::new()),
                 Kind::Bool => Values::Bool(Vec::new()),
                 Kind::Text => Values::Bytes(Vec::new()),
@@ -169,11 +171,16 @@ impl<'c> PartWriter<'c> {
         let misfit = |what: String| format!("{what} does not fit the Parquet column '{name}'");
         let stored = match (&mut self.values[self.at], field) {
             (_, Field::Missing) if column.optional => Ok(false),
-            (Values::I32(v), Field::Unsigned(n)) if column.kind == Kind::U32 => u32::try_from(n)
-                // A u32 is stored in an INT32 by its bits; readers see the unsigned type.
-                .map(|n| v.push(n as i32))
-                .map(|()| true)
-                .map_err(|_| misfit(format!("{n} (over 32 bits)"))),
+            (Values::I32(v), Field::Unsigned(n)) => {
+                let bits = if column.kind == Kind::U16 { 16 } else { 32 };
+                if n >> bits == 0 {
+                    // Stored in an INT32 by its bits; readers see the unsigned type.
+                    v.push(n as u32 as i32);
+                    Ok(true)
+                } else {
+                    Err(misfit(format!("{n} (over {bits} bits)")))
+                }
+            }
             (Values::I64(v), Field::Unsigned(n)) if column.kind == Kind::U64 => {
                 v.push(n as i64);
                 Ok(true)
@@ -275,6 +282,7 @@ pub fn read_rows(
             fields.push(match value {
                 ParquetField::Null => Field::Missing,
                 ParquetField::Bool(b) => Field::Bool(*b),
+                ParquetField::UShort(n) => Field::Unsigned(u64::from(*n)),
                 ParquetField::UInt(n) => Field::Unsigned(u64::from(*n)),
                 ParquetField::ULong(n) => Field::Unsigned(*n),
                 ParquetField::Long(n) => Field::Signed(*n),
@@ -296,13 +304,14 @@ mod tests {
     #[test]
     fn rows_come_back_as_written() {
         let dir = tempfile::tempdir().unwrap();
-        let header = "a,p,code,ok,d";
+        let header = "a,p,code,ok,d,m";
         let columns = [
             Column::required(Kind::U32),
             Column::optional(Kind::U64),
             Column::required(Kind::Text),
             Column::optional(Kind::Bool),
             Column::required(Kind::I64),
+            Column::required(Kind::U16),
         ];
         let rows = [
             [
@@ -311,6 +320,7 @@ mod tests {
                 Field::Text("·07"),
                 Field::Missing,
                 Field::Signed(-1),
+                Field::Unsigned(65535),
             ],
             [
                 Field::Unsigned(3),
@@ -318,6 +328,7 @@ mod tests {
                 Field::Text("4·07"),
                 Field::Bool(true),
                 Field::Signed(7),
+                Field::Unsigned(0),
             ],
         ];
         let mut part = PartWriter::new(header, &columns);
@@ -345,11 +356,25 @@ mod tests {
             Field::Text("x"),
             Field::Missing,
             Field::Signed(0),
+            Field::Unsigned(1 << 16),
         ] {
             part.push(f);
         }
         let err = part.write(&dir.path().join(part_name(5))).unwrap_err();
         assert!(err.to_string().contains("column 'a'"), "{err}");
+        let mut part = PartWriter::new(header, &columns);
+        for f in [
+            Field::Unsigned(1),
+            Field::Missing,
+            Field::Text("x"),
+            Field::Missing,
+            Field::Signed(0),
+            Field::Unsigned(1 << 16),
+        ] {
+            part.push(f);
+        }
+        let err = part.write(&dir.path().join(part_name(5))).unwrap_err();
+        assert!(err.to_string().contains("65536 (over 16 bits)"), "{err}");
         // Parts at and after a resumed chunk go; the others stay.
         keep_parts_below(dir.path(), 4).unwrap();
         assert!(parts(dir.path()).unwrap().is_empty());

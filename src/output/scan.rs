@@ -125,7 +125,7 @@ pub trait Scan: Serialize + Sync {
     /// The CSV header of the rows.
     fn header(&self) -> &'static str;
     /// The types of the header's columns, for Parquet.
-    fn columns(&self) -> &'static [Column];
+    fn columns(&self) -> Vec<Column>;
     /// The rows of `items` in the output format, in order, in pieces (formatted on all cores
     /// where that pays).
     fn rows(&self, items: &[Self::Item], solved: &[Self::Solved]) -> io::Result<Vec<Vec<u8>>>;
@@ -442,7 +442,8 @@ impl<'w, W: Scan, T: Tally<W::Item, W::Solved>> ScanJob<'w, W, T> {
         let rows = done.rows.iter().chain(std::iter::repeat(&none));
         for (k, ((items, solved), rows)) in (first_chunk..).zip(chunks.zip(rows)) {
             if let Some(path) = self.file.as_ref().and_then(|f| f.part_path(k)) {
-                let mut part = PartWriter::new(self.work.header(), self.work.columns());
+                let columns = self.work.columns();
+                let mut part = PartWriter::new(self.work.header(), &columns);
                 self.work.fields(items, solved, &mut |f| part.push(f));
                 part.write(&path)?;
             }

@@ -42,17 +42,8 @@ pub struct ScanRow {
 /// The CSV header of rows with theory columns.
 pub const THEORY_CSV_HEADER: &str = "a,b,c,period,preperiod,outcome_period,outcome_preperiod,g,rho,K,T0,T1,T2,predicted_period,agrees";
 
-/// The Parquet types of the columns of [`ScanRow::CSV_HEADER`] ...
-const COLUMNS: [Column; 7] = [Column::required(Kind::U32); 7];
-/// ... and of [`THEORY_CSV_HEADER`].
-const THEORY_COLUMNS: [Column; 15] = [
-    Column::required(Kind::U32),
-    Column::required(Kind::U32),
-    Column::required(Kind::U32),
-    Column::required(Kind::U32),
-    Column::required(Kind::U32),
-    Column::required(Kind::U32),
-    Column::required(Kind::U32),
+/// The Parquet types of the theory columns (after the seven of every row).
+const THEORY_COLUMNS: [Column; 8] = [
     Column::required(Kind::U32),
     Column::required(Kind::U32),
     Column::required(Kind::U32),
@@ -453,11 +444,19 @@ impl Scan for ScanOptions {
         }
     }
 
-    fn columns(&self) -> &'static [Column] {
-        match self.theory {
-            true => &THEORY_COLUMNS,
-            false => &COLUMNS,
+    /// The moves as `UInt16` where they fit (every `c_max` below 65,536): the columns a
+    /// notebook holds in memory are then a fifth smaller, and load faster.
+    fn columns(&self) -> Vec<Column> {
+        let moves = match self.filter.c_max <= u32::from(u16::MAX) {
+            true => Kind::U16,
+            false => Kind::U32,
+        };
+        let mut columns = vec![Column::required(moves); 3];
+        columns.extend([Column::required(Kind::U32); 4]);
+        if self.theory {
+            columns.extend(THEORY_COLUMNS);
         }
+        columns
     }
 
     /// The moves must be `t`'s; the theory columns, made from the rest, are not read.
