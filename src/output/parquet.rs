@@ -349,32 +349,22 @@ mod tests {
         let want: Vec<String> = rows.iter().map(|r| format!("{r:?}")).collect();
         assert_eq!(back, want);
 
-        let mut part = PartWriter::new(header, &columns);
-        for f in [
-            Field::Unsigned(1 << 32),
-            Field::Missing,
-            Field::Text("x"),
-            Field::Missing,
-            Field::Signed(0),
-            Field::Unsigned(1 << 16),
-        ] {
-            part.push(f);
+        // A value too wide for its column: the first of the row, then the last.
+        for (a, wide) in [(1 << 32, "column 'a'"), (1, "65536 (over 16 bits)")] {
+            let mut part = PartWriter::new(header, &columns);
+            for f in [
+                Field::Unsigned(a),
+                Field::Missing,
+                Field::Text("x"),
+                Field::Missing,
+                Field::Signed(0),
+                Field::Unsigned(1 << 16),
+            ] {
+                part.push(f);
+            }
+            let err = part.write(&dir.path().join(part_name(5))).unwrap_err();
+            assert!(err.to_string().contains(wide), "{err}");
         }
-        let err = part.write(&dir.path().join(part_name(5))).unwrap_err();
-        assert!(err.to_string().contains("column 'a'"), "{err}");
-        let mut part = PartWriter::new(header, &columns);
-        for f in [
-            Field::Unsigned(1),
-            Field::Missing,
-            Field::Text("x"),
-            Field::Missing,
-            Field::Signed(0),
-            Field::Unsigned(1 << 16),
-        ] {
-            part.push(f);
-        }
-        let err = part.write(&dir.path().join(part_name(5))).unwrap_err();
-        assert!(err.to_string().contains("65536 (over 16 bits)"), "{err}");
         // Parts at and after a resumed chunk go; the others stay.
         keep_parts_below(dir.path(), 4).unwrap();
         assert!(parts(dir.path()).unwrap().is_empty());
