@@ -1,7 +1,5 @@
 //! `nimseq merge`: the shards of one scan joined, with the summary one run prints.
 
-use std::path::Path;
-
 use anyhow::Result;
 
 use super::args::MergeArgs;
@@ -16,7 +14,7 @@ use nimseq::subtraction::survey::Survey;
 
 pub fn run(args: MergeArgs) -> Result<()> {
     let parts = Parts::check(&args.parts)?;
-    let format = args.format.or_else(|| by_extension(&args.out));
+    let format = args.format.or_else(|| Format::named_by(&args.out));
     let command = parts.command().to_string();
     if args.json.is_some() && command != "nimseq sub survey" {
         return Err(InputError(format!(
@@ -46,13 +44,4 @@ pub fn run(args: MergeArgs) -> Result<()> {
         ))
         .into()),
     }
-}
-
-/// The format a file name asks for, if its extension names one.
-fn by_extension(path: &Path) -> Option<Format> {
-    matches!(
-        path.extension().and_then(|e| e.to_str()),
-        Some("csv" | "jsonl" | "parquet")
-    )
-    .then(|| Format::of_path(path))
 }

@@ -16,7 +16,7 @@
 //! and every record is checked against its CRC; a record cut short by a kill is dropped, and
 //! the build redoes that step. The finished output is byte-identical to an uninterrupted run.
 
-use std::fs::{self, File, OpenOptions};
+use std::fs::{File, OpenOptions};
 use std::io::{self, BufReader, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -156,10 +156,7 @@ impl Checkpoint {
 
 /// The command that wrote the checkpoint at `path` is done with it: it goes (if it is there).
 pub fn remove(path: &Path) -> Result<(), CheckpointError> {
-    match fs::remove_file(path) {
-        Err(e) if e.kind() != io::ErrorKind::NotFound => Err(io_err(path)(e)),
-        _ => Ok(()),
-    }
+    super::remove_if_there(path).map_err(io_err(path))
 }
 
 /// The header and records of `file`, checked against `identity`; and the length up to the
@@ -232,6 +229,7 @@ fn read(path: &Path, file: &File, identity: &Value) -> Result<(Saved, u64), Chec
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::fs;
 
     /// Records come back in order; a cut record is dropped; another table is refused in words.
     #[test]

@@ -74,34 +74,8 @@ impl Part {
             .map_err(|_| refuse(format!("'{shown}.done' names no shard")))?;
         let format: Format = serde_json::from_value(done.job["format"].clone())
             .map_err(|_| refuse(format!("'{shown}.done' names no format")))?;
-        let changed = |what: String| refuse(format!("'{shown}' {what}: it was changed since"));
-        match done.bytes {
-            Some(bytes) => {
-                let len = std::fs::metadata(path)
-                    .map_err(|e| refuse(format!("cannot read '{shown}': {e}")))?
-                    .len();
-                if len != bytes {
-                    return Err(changed(format!("is {len} bytes, its .done says {bytes}")));
-                }
-                if len > 0 && last_byte(path)? != b'\n' {
-                    return Err(changed("ends in the middle of a row".into()));
-                }
-            }
-            None => {
-                let found: Vec<u64> = parquet::parts(path)
-                    .map_err(|e| refuse(format!("cannot read '{shown}': {e}")))?
-                    .into_iter()
-                    .map(|(chunk, _)| chunk)
-                    .collect();
-                let want: Vec<u64> = (done.chunks[0]..done.chunks[1]).collect();
-                if found != want {
-                    return Err(changed(format!(
-                        "holds the part files of chunks {found:?}, its .done says {}..{}",
-                        done.chunks[0] + 1,
-                        done.chunks[1]
-                    )));
-                }
-            }
+        if let Some(why) = done.differs(path) {
+            return Err(refuse(format!("'{shown}' {why}: it was changed since")));
         }
         Ok(Part {
             path: path.to_path_buf(),
@@ -110,18 +84,6 @@ impl Part {
             format,
         })
     }
-}
-
-fn last_byte(path: &Path) -> Result<u8, ResumeError> {
-    use std::io::{Read, Seek, SeekFrom};
-    let read = || -> io::Result<u8> {
-        let mut file = File::open(path)?;
-        file.seek(SeekFrom::End(-1))?;
-        let mut byte = [0u8];
-        file.read_exact(&mut byte)?;
-        Ok(byte[0])
-    };
-    read().map_err(|e| refuse(format!("cannot read '{}': {e}", path.display())))
 }
 
 impl Parts {
@@ -425,6 +387,14 @@ impl PartsReader<'_> {
 }
 
 impl Cursor<'_> {
+    /// The rows of `part`, the current one, opened at its first row if not yet open.
+    fn source(&mut self, part: &Part, header: &str) -> Result<&mut Source, String> {
+        if self.source.is_none() {
+            self.source = Some(Source::open(part, header)?);
+        }
+        Ok(self.source.as_mut().expect("opened above"))
+    }
+
     /// Ends the current part, which must have no rows left, and moves to the next.
     fn end_part(&mut self, part: &Part, header: &str) -> Result<(), ResumeError> {
         let at = |why: String| refuse(format!("'{}': {why}", part.path.display()));
@@ -434,19 +404,15 @@ impl Cursor<'_> {
                 self.row, part.done.rows
             )));
         }
-        let source = match self.source.take() {
-            Some(s) => Some(s),
-            None => Some(Source::open(part, header).map_err(at)?),
-        };
-        if let Some(mut source) = source
-            && source.next(header, &mut |_| Ok(())).map_err(at)?.is_some()
-        {
+        let source = self.source(part, header).map_err(at)?;
+        if source.next(header, &mut |_| Ok(())).map_err(at)?.is_some() {
             return Err(at(format!(
                 "a row after its last ({} rows, as its .done says)",
                 part.done.rows
             )));
         }
         self.parts.pop_front();
+        self.source = None;
         self.row = 0;
         Ok(())
     }
@@ -478,23 +444,16 @@ impl<W: Scan> SolveOn<PartsReader<'_>> for W {
                     cursor.end_part(part, reader.header)?;
                     continue;
                 }
-                let at = |why: String| {
-                    refuse(format!(
-                        "'{}', row {}: {why}",
-                        part.path.display(),
-                        cursor.row + 1
-                    ))
-                };
-                if cursor.source.is_none() {
-                    cursor.source = Some(Source::open(part, reader.header).map_err(at)?);
-                }
                 let row = cursor.row;
-                let source = cursor.source.as_mut().expect("opened above");
-                let read = source
-                    .next(reader.header, &mut |fields| self.read_row(item, fields))
-                    .map_err(|why| {
-                        refuse(format!("'{}', row {}: {why}", part.path.display(), row + 1))
-                    })?;
+                let at = |why: String| {
+                    refuse(format!("'{}', row {}: {why}", part.path.display(), row + 1))
+                };
+                let read = cursor
+                    .source(part, reader.header)
+                    .and_then(|source| {
+                        source.next(reader.header, &mut |fields| self.read_row(item, fields))
+                    })
+                    .map_err(at)?;
                 let Some(read) = read else {
                     return Err(refuse(format!(
                         "'{}' ends after {row} rows, its .done says {}",

@@ -25,6 +25,14 @@ use std::io::{self, Write};
 
 use serde::Serialize;
 
+/// Removes the file at `path`; one that is not there is no error.
+pub fn remove_if_there(path: &std::path::Path) -> io::Result<()> {
+    match std::fs::remove_file(path) {
+        Err(e) if e.kind() != io::ErrorKind::NotFound => Err(e),
+        _ => Ok(()),
+    }
+}
+
 /// Values as digits when all are below 10, else comma-separated: how the text reports show a
 /// stretch of a nim sequence.
 pub fn values_word(values: &[u32]) -> String {
@@ -163,14 +171,19 @@ pub fn fields_csv<R: Row + ?Sized>(row: &R, out: &mut Vec<u8>) -> io::Result<()>
 }
 
 impl Format {
-    /// The format of a file named `path`: by its extension (`.jsonl`, `.parquet`), CSV for
-    /// any other.
-    pub fn of_path(path: &std::path::Path) -> Format {
-        match path.extension().and_then(|e| e.to_str()) {
-            Some("jsonl") => Format::Jsonl,
-            Some("parquet") => Format::Parquet,
-            _ => Format::Csv,
+    /// The format the extension of `path` names (`.csv`, `.jsonl`, `.parquet`), if it names one.
+    pub fn named_by(path: &std::path::Path) -> Option<Format> {
+        match path.extension().and_then(|e| e.to_str())? {
+            "csv" => Some(Format::Csv),
+            "jsonl" => Some(Format::Jsonl),
+            "parquet" => Some(Format::Parquet),
+            _ => None,
         }
+    }
+
+    /// The format of a file named `path`: [`Self::named_by`] its extension, CSV for any other.
+    pub fn of_path(path: &std::path::Path) -> Format {
+        Format::named_by(path).unwrap_or(Format::Csv)
     }
 
     /// The header line, for CSV only (JSON lines name their fields in every row).

@@ -85,6 +85,56 @@ pub struct Done<S> {
     pub state: S,
 }
 
+impl<S> Done<S> {
+    /// How the file at `path` differs from what this record says it holds, if it does: its
+    /// length, a last row cut short, or (Parquet) the part files of its chunks.
+    pub fn differs(&self, path: &Path) -> Option<String> {
+        let unreadable = |e: io::Error| Some(format!("cannot be read ({e})"));
+        match self.bytes {
+            Some(bytes) => {
+                let len = match fs::metadata(path) {
+                    Ok(m) => m.len(),
+                    Err(e) => return unreadable(e),
+                };
+                if len != bytes {
+                    return Some(format!("is {len} bytes, its .done says {bytes}"));
+                }
+                match last_byte(path) {
+                    Ok(Some(b'\n') | None) => None,
+                    Ok(Some(_)) => Some("ends in the middle of a row".into()),
+                    Err(e) => unreadable(e),
+                }
+            }
+            None => {
+                let found: Vec<u64> = match parquet::parts(path) {
+                    Ok(parts) => parts.into_iter().map(|(chunk, _)| chunk).collect(),
+                    Err(e) => return unreadable(e),
+                };
+                let [first, end] = self.chunks;
+                (found != (first..end).collect::<Vec<u64>>()).then(|| {
+                    format!(
+                        "holds the part files of chunks {found:?}, its .done says {}..{end}",
+                        first + 1
+                    )
+                })
+            }
+        }
+    }
+}
+
+/// The last byte of the file at `path`; `None` if it is empty.
+fn last_byte(path: &Path) -> io::Result<Option<u8>> {
+    use std::io::Read;
+    let mut file = File::open(path)?;
+    if file.metadata()?.len() == 0 {
+        return Ok(None);
+    }
+    file.seek(SeekFrom::End(-1))?;
+    let mut byte = [0u8];
+    file.read_exact(&mut byte)?;
+    Ok(Some(byte[0]))
+}
+
 /// Where a result file stands when it is opened.
 pub enum Opened<S> {
     /// Nothing of it yet: start at chunk 0 with an empty file.
@@ -117,8 +167,8 @@ pub enum ResumeError {
     OtherJob { path: PathBuf, differ: String },
     #[error("'{0}' is shorter than its checkpoint says; it was changed since, so start over")]
     Truncated(PathBuf),
-    #[error("'{0}' is not the length its .done records; it was changed since, so start over")]
-    Changed(PathBuf),
+    #[error("'{path}' {why}: it was changed since, so start over")]
+    Changed { path: PathBuf, why: String },
     #[error("cannot read '{path}': {message}")]
     BadCheckpoint { path: PathBuf, message: String },
     #[error("Parquet rows go to a directory: add --out NAME.parquet")]
@@ -178,10 +228,7 @@ fn write_json<T: Serialize>(path: &Path, value: &T) -> Result<(), ResumeError> {
 
 /// Removes the file at `path` if it is there.
 fn remove_if_there(path: &Path) -> Result<(), ResumeError> {
-    match fs::remove_file(path) {
-        Err(e) if e.kind() != io::ErrorKind::NotFound => Err(io_err(path)(e)),
-        _ => Ok(()),
-    }
+    super::remove_if_there(path).map_err(io_err(path))
 }
 
 impl ResumableFile {
@@ -213,12 +260,15 @@ impl ResumableFile {
                         differ: differences(&d.job, job),
                     });
                 }
-                Some(d) => {
-                    if d.bytes.is_some() && fs::metadata(path).ok().map(|m| m.len()) != d.bytes {
-                        return Err(ResumeError::Changed(path.to_path_buf()));
+                Some(d) => match d.differs(path) {
+                    Some(why) => {
+                        return Err(ResumeError::Changed {
+                            path: path.to_path_buf(),
+                            why,
+                        });
                     }
-                    Opened::Finished(d)
-                }
+                    None => Opened::Finished(d),
+                },
                 None if path.exists() => {
                     return Err(ResumeError::NoCheckpoint(path.to_path_buf()));
                 }

@@ -277,11 +277,6 @@ impl<'w, W: Scan, T: Tally<W::Item, W::Solved>> ScanJob<'w, W, T> {
         self
     }
 
-    /// Whether the output file was finished by an earlier run of the same job.
-    pub fn finished(&self) -> bool {
-        self.finished
-    }
-
     /// Ends the run once `stop` is set: no call starts after that, the calls in flight are
     /// written and checkpointed (a `--resume` goes on from them), and [`Self::run`] returns an
     /// [`io::ErrorKind::Interrupted`] error.
