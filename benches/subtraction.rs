@@ -1,4 +1,5 @@
-//! Each backend on the same triple scan, as rulesets per second.
+//! Each backend on the same scans, as rulesets per second: every triple with `c <= 48`, every
+//! 4-move set with largest move up to 24 and every 5-move set up to 18.
 //!
 //! GPU device creation and shader compilation happen outside the timer. `cargo test --benches`
 //! runs each once at this toy size; `cargo bench` measures. For the full comparison against the
@@ -10,35 +11,30 @@ use nimseq::gpu::GpuContext;
 use nimseq::memory::Budget;
 use nimseq::subtraction::gpu::SubtractionGpu;
 use nimseq::subtraction::scan::Backend;
-use nimseq::subtraction::{Triple, TripleFilter};
+use nimseq::subtraction::{MoveSet, SetFilter};
 
 fn scan(c: &mut Criterion) {
-    let triples: Vec<Triple> = TripleFilter::up_to(48).triples().collect();
-    let mut group = c.benchmark_group("subtraction scan c<=48");
-    group.throughput(Throughput::Elements(triples.len() as u64));
-    group.sample_size(10);
     let ctx = GpuContext::new();
-    let gpu = ctx
-        .as_ref()
-        .ok()
-        .map(|ctx| SubtractionGpu::new(ctx).expect("shader compiles"));
-    let mut backends = vec![("reference", Backend::Reference), ("cpu", Backend::Cpu)];
-    match gpu {
-        Some(gpu) => backends.push(("gpu", Backend::Gpu(gpu))),
-        None => eprintln!(
-            "no GPU benchmark: {}",
-            ctx.as_ref()
-                .err()
-                .map(|e| e.to_string())
-                .unwrap_or_default()
-        ),
+    if let Err(e) = &ctx {
+        eprintln!("no GPU benchmark: {e}");
     }
-    for (name, backend) in &backends {
-        group.bench_function(*name, |b| {
-            b.iter(|| backend.solve(&triples, Budget::UNLIMITED).expect("solves"))
-        });
+    for (k, d) in [(3, 48), (4, 24), (5, 18)] {
+        let sets: Vec<MoveSet> = SetFilter::sets_up_to(k, d).sets().collect();
+        let mut group = c.benchmark_group(format!("subtraction scan K={k} D<={d}"));
+        group.throughput(Throughput::Elements(sets.len() as u64));
+        group.sample_size(10);
+        let mut backends = vec![("reference", Backend::Reference), ("cpu", Backend::Cpu)];
+        if let Ok(ctx) = &ctx {
+            let gpu = SubtractionGpu::new(ctx, k).expect("shader compiles");
+            backends.push(("gpu", Backend::Gpu(gpu)));
+        }
+        for (name, backend) in &backends {
+            group.bench_function(*name, |b| {
+                b.iter(|| backend.solve(&sets, Budget::UNLIMITED).expect("solves"))
+            });
+        }
+        group.finish();
     }
-    group.finish();
 }
 
 criterion_group!(benches, scan);

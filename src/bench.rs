@@ -21,7 +21,7 @@ use crate::kcross::table::{RAW_RULES_ENGINE, TableError};
 use crate::memory::Budget;
 use crate::octal::{OctalCode, scan::Backend as OctalBackend, seq::OctalError};
 use crate::output::scan::ScanOutput;
-use crate::subtraction::TripleFilter;
+use crate::subtraction::SetFilter;
 use crate::subtraction::gpu::{GpuStats, GpuTuning, SubtractionGpu, WARP};
 use crate::subtraction::scan::{
     Backend, Calibration, DEFAULT_CHUNK_SIZE, ScanError, ScanOptions, run_scan,
@@ -76,15 +76,15 @@ pub fn fastest_of<E>(
     Ok(rows)
 }
 
-/// Times a `--c-max` triple scan on `backend`, rows formatted as CSV and discarded.
+/// Times a scan of `filter`'s sets on `backend`, rows formatted as CSV and discarded.
 pub fn time_scan(
-    c_max: u32,
+    filter: &SetFilter,
     backend: &Backend<'_>,
     budget: Budget,
     label: &str,
 ) -> Result<BenchRow, ScanError> {
     let opts = ScanOptions {
-        filter: TripleFilter::up_to(c_max),
+        filter: filter.clone(),
         output: ScanOutput::whole(DEFAULT_CHUNK_SIZE),
         theory: false,
         verify_sample: Some(0.0),
@@ -106,7 +106,7 @@ pub fn time_scan(
 /// costs host time, which must stay out of the timed runs).
 pub fn gpu_figures(
     ctx: &GpuContext,
-    c_max: u32,
+    filter: &SetFilter,
     budget: Budget,
     timed: GpuStats,
 ) -> Result<String, ScanError> {
@@ -114,19 +114,20 @@ pub fn gpu_figures(
         lane_model: true,
         ..GpuTuning::default()
     };
-    let model = SubtractionGpu::with_tuning(ctx, tuning)?;
-    let sample = Calibration::sample(&TripleFilter::up_to(c_max));
+    let model = SubtractionGpu::with_tuning(ctx, tuning, filter.moves)?;
+    let sample = Calibration::sample(filter);
+    let c_max = filter.c_max;
     for solved in model.solve(&sample, budget)? {
         solved?;
     }
     let lanes = match model.take_stats().lanes_busy() {
         Some(busy) => format!(
-            "{:.0}% busy in warps of {WARP} (the lane model, on the {} triples with c = {c_max} \
-             that auto calibrates on)",
+            "{:.0}% busy in warps of {WARP} (the lane model, on the {} sets with largest move \
+             {c_max} that auto calibrates on)",
             100.0 * busy,
             sample.len()
         ),
-        None => "no triple for the lane model".to_string(),
+        None => "no set for the lane model".to_string(),
     };
     Ok(format!("gpu shader: {timed}\ngpu lanes: {lanes}"))
 }

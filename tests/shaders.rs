@@ -29,7 +29,15 @@ fn every_shader_validates() {
             if source.contains("ended(") && !source.contains("fn ended") {
                 source = std::fs::read_to_string(dir.join("loop_check.wgsl")).unwrap() + &source;
             }
-            if source.contains("// table: begin") {
+            if source.contains("// each move: begin") {
+                // The subtraction kernel, as the host writes it for each move count.
+                for k in 2..=7 {
+                    for int64 in [false, true] {
+                        let source = nimseq::subtraction::gpu::shader_source(int64, k);
+                        validate(&format!("{what} ({k} moves, 64-bit {int64})"), &source);
+                    }
+                }
+            } else if source.contains("// table: begin") {
                 for plan in [
                     TablePlan::fixed(1000, 1 << 20, false, None),
                     TablePlan::fixed(1000, 32, true, Some(4096)),
@@ -47,12 +55,15 @@ fn every_shader_validates() {
 }
 
 /// The subtraction shader's 64-bit form, which the host builds from the file, validates with
-/// 64-bit integers (and differs from the 32-bit form).
+/// 64-bit integers (and differs from the 32-bit form); the moves block and the lines of each
+/// move and pair sum are written out.
 fn the_64_bit_subtraction_shader_validates() {
     use nimseq::subtraction::gpu::shader_source;
-    let source = shader_source(true);
-    assert_ne!(source, shader_source(false));
+    let source = shader_source(true, 4);
+    assert_ne!(source, shader_source(false, 4));
     assert!(source.contains("alias Word = u64;"));
+    assert!(source.contains("alias Row = vec3<Word>;"));
+    assert!(!source.contains("[_I_]") && !source.contains("each move: begin\n"));
     let module = naga::front::wgsl::parse_str(&source)
         .unwrap_or_else(|e| panic!("64-bit form: {}", e.emit_to_string(&source)));
     naga::valid::Validator::new(

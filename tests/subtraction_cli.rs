@@ -449,7 +449,70 @@ fn bad_input_gets_one_line_and_exit_code_2() {
             &["sub", "seq", "1,2", "--lenn", "3"],
             "a similar argument exists: '--len'",
         ),
-        (&["sub", "scan", "--c-max", "2"], "--c-max"),
+        (
+            &["sub", "scan", "--c-max", "2"],
+            "--c-max 2 is below --moves 3",
+        ),
+        (
+            &["sub", "scan", "--moves", "1"],
+            "invalid value '1' for '--moves <K>'",
+        ),
+        (&["sub", "scan", "--moves", "9"], "9 is not in 2..=7"),
+        (
+            &["sub", "scan", "--moves", "5", "--max-move", "4"],
+            "--max-move 4 is below --moves 5",
+        ),
+        (
+            &[
+                "sub",
+                "survey",
+                "--moves",
+                "4",
+                "--max-move",
+                "20",
+                "--min-move",
+                "30",
+            ],
+            "--min-move 30 is above --max-move 20",
+        ),
+        (
+            &[
+                "sub",
+                "scan",
+                "--moves",
+                "4",
+                "--max-move",
+                "20",
+                "--theory",
+            ],
+            "drop --theory with --moves 4",
+        ),
+        (
+            &[
+                "sub",
+                "scan",
+                "--moves",
+                "2",
+                "--max-move",
+                "20",
+                "--b-max",
+                "5",
+            ],
+            "--b-min and --b-max bound the second smallest of three or more moves",
+        ),
+        (
+            &[
+                "bench",
+                "sub",
+                "--moves",
+                "4",
+                "--max-move",
+                "20",
+                "--peer",
+                "x",
+            ],
+            "use it with --moves 3",
+        ),
         (
             &["sub", "scan", "--backend", "foo"],
             "possible values: auto, reference, cpu, gpu",
@@ -491,7 +554,7 @@ fn bad_input_gets_one_line_and_exit_code_2() {
         ),
         (
             &["sub", "scan", "--c-max", "20", "--a-min", "30"],
-            "no triple a < b < c fits",
+            "no set of 3 moves fits",
         ),
         // One triple of c = 100000 keeps up to c^2/2 values on each thread.
         (
@@ -588,9 +651,192 @@ fn a_cut_loop_is_an_error_never_a_row() {
         "subtraction",
         Some("a,b,c,period,preperiod,outcome_period,outcome_preperiod"),
     );
+    // The kernel written for five moves checks its loops as well.
+    crate::common::forced_cut(
+        &[
+            "sub",
+            "scan",
+            "--moves",
+            "5",
+            "--max-move",
+            "20",
+            "--verify-sample",
+            "0",
+        ],
+        "subtraction",
+        Some("a,b,c,d,e,period,preperiod,outcome_period,outcome_preperiod"),
+    );
+}
+
+/// FNV-1a over bytes: a fingerprint of a scan's output.
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+/// `--moves 3` is the scan of triples as it was before other move counts: byte for byte the
+/// rows of every triple with c <= 200 that the build before `--moves` wrote (commit 5656e95:
+/// 31,468,059 bytes, FNV-1a b8ada7f329b59575), and the same checksum line.
+fn three_moves_are_the_scan_of_triples_as_before() {
+    let o = run(&[
+        "sub",
+        "scan",
+        "--moves",
+        "3",
+        "--c-max",
+        "200",
+        "--backend",
+        "cpu",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(
+        (o.stdout.len(), fnv1a(&o.stdout)),
+        (31_468_059, 0xb8ad_a7f3_29b5_9575)
+    );
+    assert!(stderr(&o).contains(
+        "checksum:          triples=1313400 purely_periodic=782354 sum_p=295318099 \
+         sum_q=572432022 max_p=17995 max_q=17105 fnv=e56a39a67b4879fc"
+    ));
+}
+
+/// A scan of four moves: its header, its order, and its rows equal `sub seq`'s certificates.
+fn four_move_scans_write_their_moves_in_order() {
+    let out = run_ok(&[
+        "sub",
+        "scan",
+        "--moves",
+        "4",
+        "--max-move",
+        "9",
+        "--backend",
+        "cpu",
+    ]);
+    let mut lines = out.lines();
+    assert_eq!(
+        lines.next(),
+        Some("a,b,c,d,period,preperiod,outcome_period,outcome_preperiod")
+    );
+    let rows: Vec<Vec<u32>> = lines
+        .map(|l| l.split(',').map(|f| f.parse().unwrap()).collect())
+        .collect();
+    // Every 4-subset of 1..=9 once, by largest move, then lexicographic.
+    assert_eq!(rows.len(), 126);
+    assert_eq!(rows[0][..4], [1, 2, 3, 4]);
+    assert_eq!(rows[1][..4], [1, 2, 3, 5]);
+    assert_eq!(rows[2][..4], [1, 2, 4, 5]);
+    assert!(
+        rows.windows(2)
+            .all(|w| (w[0][3], &w[0][..3]) < (w[1][3], &w[1][..3]))
+    );
+    for row in rows.iter().step_by(7) {
+        let set = format!("{},{},{},{}", row[0], row[1], row[2], row[3]);
+        let seq = run_ok(&["sub", "seq", &set, "--format", "json"]);
+        let s: serde_json::Value = serde_json::from_str(&seq).unwrap();
+        assert_eq!(
+            [
+                s["period"].as_u64().unwrap(),
+                s["preperiod"].as_u64().unwrap()
+            ],
+            [u64::from(row[4]), u64::from(row[5])],
+            "{set}"
+        );
+    }
+}
+
+/// A four-move scan killed mid-way resumes to the bytes of one run, and its shards
+/// concatenate to it.
+fn four_move_scans_resume_and_shard() {
+    let dir = tempfile::tempdir().unwrap();
+    let args = [
+        "sub",
+        "scan",
+        "--moves",
+        "4",
+        "--max-move",
+        "44",
+        "--chunk-size",
+        "3000",
+        "--backend",
+        "reference",
+    ];
+    let whole = dir.path().join("whole.csv");
+    let o = scan_into(&args, &[], &whole);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let whole = fs::read(&whole).unwrap();
+    let cut = dir.path().join("cut.csv");
+    crate::common::killed_after_chunks(&args, &cut, 3);
+    assert!(
+        fs::read(&cut).unwrap().len() < whole.len(),
+        "the run finished before the kill"
+    );
+    let o = scan_into(&args, &["--resume"], &cut);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(fs::read(&cut).unwrap(), whole);
+    // C(44, 4) sets.
+    assert!(
+        stderr(&o).contains("rulesets:          135751"),
+        "{}",
+        stderr(&o)
+    );
+    let mut joined = Vec::new();
+    for i in 1..=3 {
+        let part = dir.path().join(format!("part{i}.csv"));
+        let o = scan_into(&args, &["--shard", &format!("{i}/3")], &part);
+        assert!(o.status.success(), "{}", stderr(&o));
+        joined.extend(fs::read(&part).unwrap());
+    }
+    assert_eq!(joined, whole);
+}
+
+/// The survey of five-move sets as JSON: the distributions and the longest period, and no
+/// theory check (they are about triples).
+fn five_move_surveys_report_as_json() {
+    let out = run_ok(&[
+        "sub",
+        "survey",
+        "--moves",
+        "5",
+        "--max-move",
+        "14",
+        "--backend",
+        "cpu",
+        "--format",
+        "json",
+    ]);
+    let report: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let summary = &report["summary"];
+    assert_eq!(summary["rulesets"], 2002);
+    let periods = report["periods"].as_object().unwrap();
+    let count: u64 = periods.values().map(|n| n.as_u64().unwrap()).sum();
+    assert_eq!(count, 2002);
+    let longest = summary["max_period"][0].as_u64().unwrap();
+    assert_eq!(
+        periods.keys().map(|p| p.parse::<u64>().unwrap()).max(),
+        Some(longest)
+    );
+    assert_eq!(summary["max_period"][1].as_array().unwrap().len(), 5);
+    assert_eq!(report["theorem_32"]["applied"], 0);
+    let text = run_ok(&[
+        "sub",
+        "survey",
+        "--moves",
+        "5",
+        "--max-move",
+        "14",
+        "--backend",
+        "cpu",
+    ]);
+    assert!(text.contains("distinct periods:"), "{text}");
+    assert!(!text.contains("Theorem 32"), "{text}");
+    assert!(text.contains("checksum:          sets=2002"), "{text}");
 }
 
 trials!(
+    three_moves_are_the_scan_of_triples_as_before,
+    four_move_scans_write_their_moves_in_order,
+    four_move_scans_resume_and_shard,
+    five_move_surveys_report_as_json,
     a_cut_loop_is_an_error_never_a_row,
     max_len_is_rounded_to_words_and_says_so,
     seq_prints_period_and_certificate,

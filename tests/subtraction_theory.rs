@@ -1,16 +1,16 @@
 //! Manabe's theory side by side with brute force (spec sections 1.8 and 2.3).
 
 use nimseq::memory::Budget;
+use nimseq::subtraction::set_solver::TripleSolver;
 use nimseq::subtraction::theory::predict::{Prediction, Zone, predict};
-use nimseq::subtraction::triple_solver::TripleSolver;
-use nimseq::subtraction::{Triple, TripleFilter};
+use nimseq::subtraction::{MoveSet, SetFilter, Triple};
 
 /// Spec section 2.3 counts for `c <= 200`: primitive, non-additive, `a >= 2`.
 fn covered_counts_for_c_up_to_200() {
-    let filter = TripleFilter {
+    let filter = SetFilter {
         a_min: 2,
         primitive: true,
-        ..TripleFilter::up_to(200)
+        ..SetFilter::up_to(200)
     };
     let (mut total, mut inert, mut ca, mut cb) = (0, 0, 0, 0);
     for t in filter.triples().filter(|t| t.c != t.a + t.b) {
@@ -38,7 +38,7 @@ fn covered_counts_for_c_up_to_200() {
 fn predictions_agree_with_brute_force() {
     let mut solver = TripleSolver::default();
     let mut checked = 0;
-    for t in TripleFilter::up_to(70).triples() {
+    for t in SetFilter::up_to(70).triples() {
         let Triple { a, b, c } = t;
         let s = solver.solve(t, 1 << 24).unwrap();
         match predict(a as usize, b as usize, c as usize) {
@@ -56,14 +56,14 @@ fn predictions_agree_with_brute_force() {
 /// Every check of spec section 4 over all triples with c <= 100: nothing fails.
 fn survey_finds_no_failure_up_to_100() {
     use nimseq::output::scan::Tally;
+    use nimseq::subtraction::set_solver::solve_sets;
     use nimseq::subtraction::survey::Survey;
-    use nimseq::subtraction::triple_solver::solve_triples;
 
-    let triples: Vec<Triple> = TripleFilter::up_to(100).triples().collect();
+    let triples: Vec<MoveSet> = SetFilter::up_to(100).sets().collect();
     let mut survey = Survey::default();
     for (t, s) in triples
         .iter()
-        .zip(solve_triples(&triples, |_| 1 << 24, Budget::UNLIMITED).unwrap())
+        .zip(solve_sets(&triples, |_| 1 << 24, Budget::UNLIMITED).unwrap())
     {
         survey.add(t, &s);
     }

@@ -7,8 +7,8 @@ use serde::Deserialize;
 use nimseq::memory::Budget;
 use nimseq::subtraction::gpu::{GpuStats, GpuTuning, LOOP_BUDGET, SubtractionGpu, long_cap};
 use nimseq::subtraction::scan::Calibration;
-use nimseq::subtraction::triple_solver::{self, TripleSolver};
-use nimseq::subtraction::{Ruleset, Solution, Triple, TripleFilter, fast, reference, seq};
+use nimseq::subtraction::set_solver::{self, TripleSolver};
+use nimseq::subtraction::{MoveSet, Ruleset, SetFilter, Solution, Triple, fast, reference, seq};
 
 use crate::common::{fresh_seed, gpu};
 
@@ -68,8 +68,8 @@ fn solve_all(backend: Backend, sets: &[Ruleset]) -> Vec<Option<Solution>> {
             let Some(ctx) = gpu() else {
                 return vec![None; sets.len()];
             };
-            let gpu = SubtractionGpu::new(ctx).unwrap();
-            let triples: Vec<Triple> = sets.iter().filter_map(triple_of).collect();
+            let gpu = SubtractionGpu::new(ctx, 3).unwrap();
+            let triples: Vec<MoveSet> = sets.iter().filter_map(triple_of).map(Into::into).collect();
             let mut solved = gpu.solve(&triples, Budget::UNLIMITED).unwrap().into_iter();
             sets.iter()
                 .map(|s| triple_of(s).map(|_| solved.next().unwrap().unwrap()))
@@ -232,9 +232,9 @@ fn too_short_a_limit_is_an_error_not_a_guess() {
     assert!(reference::solve(&set, 10_000).is_err());
 }
 
-/// The GPU with no hand-back to the CPU (every non-additive triple is its to certify), in both
-/// word widths: 64 bits where the adapter has them (checked), and 32.
-fn gpus_alone(tuning: GpuTuning) -> Vec<SubtractionGpu<'static>> {
+/// The GPU for sets of `k` moves with no hand-back to the CPU (every non-additive set is its to
+/// certify), in both word widths: 64 bits where the adapter has them (checked), and 32.
+fn gpus_alone(tuning: GpuTuning, k: usize) -> Vec<SubtractionGpu<'static>> {
     let Some(ctx) = gpu() else { return Vec::new() };
     [true, false]
         .into_iter()
@@ -244,7 +244,7 @@ fn gpus_alone(tuning: GpuTuning) -> Vec<SubtractionGpu<'static>> {
                 int64,
                 ..tuning.clone()
             };
-            SubtractionGpu::with_tuning(ctx, tuning).unwrap()
+            SubtractionGpu::with_tuning(ctx, tuning, k).unwrap()
         })
         .collect()
 }
@@ -256,41 +256,70 @@ fn word_bits(int64: bool) -> u64 {
 }
 
 /// GPU rows against the fast CPU path's, key by key; what the GPU did for them.
-fn assert_same_rows(gpu: &SubtractionGpu<'_>, triples: &[Triple], what: &str) -> GpuStats {
-    let want = triple_solver::solve_triples(triples, |t| long_cap(t.c), Budget::UNLIMITED).unwrap();
+fn assert_same_rows(gpu: &SubtractionGpu<'_>, sets: &[MoveSet], what: &str) -> GpuStats {
+    let want = set_solver::solve_sets(sets, long_cap, Budget::UNLIMITED).unwrap();
     gpu.take_stats();
-    let got = gpu.solve(triples, Budget::UNLIMITED).unwrap();
-    for ((t, want), got) in triples.iter().zip(&want).zip(got) {
+    let got = gpu.solve(sets, Budget::UNLIMITED).unwrap();
+    for ((t, want), got) in sets.iter().zip(&want).zip(got) {
         assert_eq!(
             got.unwrap().key(),
             want.key(),
-            "GPU vs CPU on {} ({what}): (p, q, p0, q0)",
-            t.ruleset()
+            "GPU vs CPU on {t} ({what}): (p, q, p0, q0)"
         );
     }
     gpu.take_stats()
 }
 
+/// Whether a set is an additive triple (`c = a + b`), which the CPU solves.
+fn additive(s: &MoveSet) -> bool {
+    s.triple().is_some_and(|t| t.c == t.a + t.b)
+}
+
 /// [`assert_same_rows`] for both word widths, and every non-additive triple certified on the
-/// GPU itself (a slot the GPU skipped would otherwise be rescued by the CPU unseen).
-fn assert_gpus_match_cpu(tuning: GpuTuning, triples: &[Triple], what: &str) -> Vec<GpuStats> {
-    let additive = triples.iter().filter(|t| t.c == t.a + t.b).count() as u64;
-    gpus_alone(tuning)
+/// GPU itself (a slot the GPU skipped would otherwise be rescued by the CPU unseen); for other
+/// move counts, every set whose period divides a pair sum (the GPU's candidates) and has
+/// shown it by the GPU's cap.
+fn assert_gpus_match_cpu(tuning: GpuTuning, sets: &[MoveSet], what: &str) -> Vec<GpuStats> {
+    let additive = sets.iter().filter(|s| additive(s)).count() as u64;
+    let k = sets[0].k();
+    let on_gpu = match k {
+        3 => sets.len() as u64 - additive,
+        _ => {
+            let solved = set_solver::solve_sets(sets, long_cap, Budget::UNLIMITED).unwrap();
+            // The least pair sum the period divides proves it once q + P + c values exist
+            // (and a word more).
+            let provable = |(s, sol): (&MoveSet, &Solution)| {
+                let (m, c) = (s.moves(), s.largest() as usize);
+                let sums = (0..k).flat_map(|i| (i + 1..k).map(move |j| (m[i] + m[j]) as usize));
+                sums.filter(|sum| sum % sol.period == 0)
+                    .min()
+                    .is_some_and(|sum| sol.preperiod + sum + c + 64 <= c * c / 2 + c + 64)
+            };
+            sets.iter()
+                .zip(&solved)
+                .filter(|&pair| provable(pair))
+                .count() as u64
+        }
+    };
+    gpus_alone(tuning, k)
         .iter()
         .zip([true, false])
         .map(|(gpu, int64)| {
             let what = format!("{what}, {} bits", word_bits(int64));
-            let stats = assert_same_rows(gpu, triples, &what);
+            let stats = assert_same_rows(gpu, sets, &what);
             assert_eq!(stats.word_bits, word_bits(int64), "{what}");
-            assert_eq!(stats.on_gpu, triples.len() as u64 - additive, "{what}");
-            assert_eq!(stats.on_cpu, additive, "{what}");
+            assert!(
+                stats.on_gpu >= on_gpu,
+                "{what}: {stats:?}, {on_gpu} provable on the GPU"
+            );
+            assert_eq!(stats.on_gpu + stats.on_cpu, sets.len() as u64, "{what}");
             stats
         })
         .collect()
 }
 
 fn gpu_rows_equal_cpu_rows_for_every_triple_up_to_c_120() {
-    let triples: Vec<Triple> = TripleFilter::up_to(120).triples().collect();
+    let triples: Vec<MoveSet> = SetFilter::up_to(120).sets().collect();
     for stats in assert_gpus_match_cpu(GpuTuning::default(), &triples, "c <= 120") {
         assert!(stats.gpu_passes >= 4, "{stats:?}");
     }
@@ -319,7 +348,8 @@ fn gpu_rows_equal_cpu_rows_on_random_triples_up_to_c_1000() {
         triples.insert(at, Triple { a, b, c });
     }
     assert!(triples.iter().filter(|t| t.c == t.a + t.b).count() >= 50);
-    assert_gpus_match_cpu(GpuTuning::default(), &triples, &format!("seed {seed}"));
+    let sets: Vec<MoveSet> = triples.into_iter().map(Into::into).collect();
+    assert_gpus_match_cpu(GpuTuning::default(), &sets, &format!("seed {seed}"));
 }
 
 /// Tiny caps, batches and dispatch rows, so that compaction, many passes, many batches and the
@@ -339,7 +369,7 @@ fn gpu_passes_compaction_batches_and_2d_dispatch() {
     };
     // 1000 slots are 16 workgroups: 2 x 8 of them.
     assert_eq!(ctx.dispatch_size_at_most(1000, 64, Some(2)), (2, 8));
-    let triples: Vec<Triple> = TripleFilter::up_to(60).triples().collect();
+    let triples: Vec<MoveSet> = SetFilter::up_to(60).sets().collect();
     for compact_below in [1.0, 0.0] {
         let tuning = GpuTuning {
             compact_below,
@@ -367,10 +397,11 @@ fn gpu_passes_compaction_batches_and_2d_dispatch() {
             cpu_handoff: 100,
             ..tiny
         },
+        3,
     )
     .unwrap();
     let stats = assert_same_rows(&handing, &triples, "hand-back");
-    let additive = triples.iter().filter(|t| t.c == t.a + t.b).count() as u64;
+    let additive = triples.iter().filter(|s| additive(s)).count() as u64;
     assert!(
         stats.on_cpu > additive,
         "nothing was handed back: {stats:?}"
@@ -382,7 +413,7 @@ fn gpu_passes_compaction_batches_and_2d_dispatch() {
 /// away) and goes on in the next: with a budget of a few iterations, every triple takes many
 /// passes and the rows are still the CPU's.
 fn gpu_passes_stop_at_the_loop_budget_and_go_on() {
-    let triples: Vec<Triple> = TripleFilter::up_to(40).triples().collect();
+    let triples: Vec<MoveSet> = SetFilter::up_to(40).sets().collect();
     // A first cap past every triple's proof: one pass each, but for the budget.
     for (budget, passes) in [(u32::MAX, 1), (5, 3), (1, 8)] {
         let tuning = GpuTuning {
@@ -400,14 +431,14 @@ fn gpu_passes_stop_at_the_loop_budget_and_go_on() {
 /// `auto`'s calibration times both paths on the scan's largest c and checks they agree.
 fn calibration_times_both_paths_on_the_largest_c() {
     let Some(ctx) = gpu() else { return };
-    let gpu = SubtractionGpu::new(ctx).unwrap();
-    let filter = TripleFilter::up_to(90);
+    let gpu = SubtractionGpu::new(ctx, 3).unwrap();
+    let filter = SetFilter::up_to(90);
     let calibration = Calibration::run(&filter, &gpu, Budget::UNLIMITED)
         .unwrap()
         .unwrap();
     assert_eq!(calibration.c, 90);
     // Every triple with c = 90: pairs a < b below 90, 89 * 88 / 2.
-    assert_eq!(calibration.triples, 3916);
+    assert_eq!(calibration.sets, 3916);
     assert!(calibration.cpu.as_nanos() > 0 && calibration.gpu.as_nanos() > 0);
 }
 
@@ -417,8 +448,8 @@ fn auto_calibrates_only_scans_worth_it() {
     use nimseq::subtraction::scan::Backend;
     let Some(ctx) = gpu() else { return };
     let (backend, why) = Backend::faster(
-        &TripleFilter::up_to(60),
-        SubtractionGpu::new(ctx).unwrap(),
+        &SetFilter::up_to(60),
+        SubtractionGpu::new(ctx, 3).unwrap(),
         Budget::UNLIMITED,
     )
     .unwrap();
@@ -426,12 +457,63 @@ fn auto_calibrates_only_scans_worth_it() {
     assert!(why.contains("small scan"), "{why}");
     // Every triple with c <= 300 is 4,455,100 rulesets; those with c = 300 are 299 * 298 / 2.
     let (_, why) = Backend::faster(
-        &TripleFilter::up_to(300),
-        SubtractionGpu::new(ctx).unwrap(),
+        &SetFilter::up_to(300),
+        SubtractionGpu::new(ctx, 3).unwrap(),
         Budget::UNLIMITED,
     )
     .unwrap();
-    assert!(why.contains("44551 triples with c = 300"), "{why}");
+    assert!(why.contains("44551 sets with largest move 300"), "{why}");
+}
+
+/// Every set of 4 moves up to 24 and of 5 up to 18, and of 2, 6 and 7 moves up to smaller
+/// largest moves: the fast CPU path's rows equal the reference backend's, and the GPU's on
+/// both word widths (certified on the GPU itself).
+fn other_move_counts_agree_across_backends() {
+    use nimseq::subtraction::scan::Backend;
+    for (k, d) in [(2, 60), (4, 24), (5, 18), (6, 16), (7, 15)] {
+        let sets: Vec<MoveSet> = SetFilter::sets_up_to(k, d).sets().collect();
+        let want = Backend::Reference.solve(&sets, Budget::UNLIMITED).unwrap();
+        let got = Backend::Cpu.solve(&sets, Budget::UNLIMITED).unwrap();
+        for ((s, want), got) in sets.iter().zip(&want).zip(&got) {
+            assert_eq!(got.key(), want.key(), "cpu vs reference on {s}");
+        }
+        assert_gpus_match_cpu(GpuTuning::default(), &sets, &format!("{k} moves up to {d}"));
+    }
+}
+
+/// 300 random sets of each move count (fresh seed, printed on failure; largest moves up to
+/// 150, so that moves cross the 64-position words): the scan's CPU path against `sub seq`'s
+/// certificate, an engine of its own (one-hot planes, any set).
+fn random_sets_of_each_move_count_equal_seq() {
+    use nimseq::subtraction::scan::Backend;
+    let seed = fresh_seed();
+    let mut rng = StdRng::seed_from_u64(seed);
+    for k in 2..=7 {
+        let sets: Vec<MoveSet> = (0..300)
+            .map(|_| {
+                let d = rng.random_range(k as u32..=150);
+                let mut moves = vec![d];
+                while moves.len() < k {
+                    let m = rng.random_range(1..d);
+                    if !moves.contains(&m) {
+                        moves.push(m);
+                    }
+                }
+                moves.sort_unstable();
+                MoveSet::new(&moves)
+            })
+            .collect();
+        let got = Backend::Cpu.solve(&sets, Budget::UNLIMITED).unwrap();
+        for (s, got) in sets.iter().zip(got) {
+            let report = seq::describe(&s.ruleset(), 0, MAX_LEN, Budget::UNLIMITED).unwrap();
+            let want = report.solution.expect("certified");
+            assert_eq!(
+                (got.period, got.preperiod),
+                (want.period, want.preperiod),
+                "{s} (seed {seed})"
+            );
+        }
+    }
 }
 
 trials!(
@@ -449,4 +531,6 @@ trials!(
     gpu_passes_stop_at_the_loop_budget_and_go_on,
     calibration_times_both_paths_on_the_largest_c,
     auto_calibrates_only_scans_worth_it,
+    other_move_counts_agree_across_backends,
+    random_sets_of_each_move_count_equal_seq,
 );

@@ -107,8 +107,9 @@ def period(moves: Moves, *, max_len: int = 1 << 26, mem_budget: Bytes = None) ->
 
 def scan(
     *,
+    moves: int = 3,
     c_max: int = 200,
-    c_min: int = 3,
+    c_min: int = 0,
     a_min: int = 1,
     a_max: Optional[int] = None,
     b_min: int = 2,
@@ -124,19 +125,22 @@ def scan(
     verify_sample: Optional[float] = None,
     mem_budget: Bytes = None,
 ) -> Union[ScanTable, ScanSummary]:
-    """Every triple {a, b, c} with a < b < c within the bounds: ``nimseq sub scan``.
+    """Every set of ``moves`` moves within the bounds (by default the triples {a, b, c} with
+    a < b < c): ``nimseq sub scan``.
 
-    One row per triple, in the command line's order (c, then a, then b) and columns: a, b, c,
-    period, preperiod, outcome_period, outcome_preperiod, and with ``theory=True`` also g,
-    rho, K, T0, T1, T2, predicted_period (-1 uncovered, -2 outside the paper) and agrees.
-    Every period is certified.
+    One row per set, in the command line's order (the largest move, then the others
+    lexicographically; for triples c, then a, then b) and columns: the moves a, b, c, ... (as
+    many as ``moves``), period, preperiod, outcome_period, outcome_preperiod, and with
+    ``theory=True`` (triples only) also g, rho, K, T0, T1, T2, predicted_period (-1 uncovered,
+    -2 outside the paper) and agrees. Every period is certified.
 
     Args:
-        c_max: largest move c (3 to 100000).
-        c_min: smallest c.
+        moves: moves in each set, 2 to 7.
+        c_max: largest move (c of a triple; 2 to 100000).
+        c_min: smallest largest move (0: the least there is).
         a_min, a_max: bounds on the smallest move a.
-        b_min, b_max: bounds on the middle move b.
-        primitive: only rulesets with gcd(a, b, c) = 1.
+        b_min, b_max: bounds on the second move b (three moves or more).
+        primitive: only rulesets whose moves have gcd 1.
         theory: add the theory columns (Manabe's criterion and prediction) to each row.
         backend: "auto" (the GPU on a hardware adapter when it is faster on a sample of the
             scan, else the CPU), "cpu" (bit-parallel on all cores), "gpu" (WGSL through
@@ -176,7 +180,7 @@ def scan(
         40
     """
     columns, fields, text = _nimseq.sub_scan(
-        c_max, c_min, a_min, a_max, b_min, b_max, primitive, theory, backend,
+        moves, c_max, c_min, a_min, a_max, b_min, b_max, primitive, theory, backend,
         None if out is None else os.fspath(out), resume, format, shard, chunk_size,
         verify_sample, mem_budget,
     )

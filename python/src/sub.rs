@@ -11,10 +11,12 @@ use super::{Bytes, budget, narrow, refuse, run};
 use nimseq::backend::{BackendChoice, choose};
 use nimseq::output::scan::{Scan, ScanJob};
 use nimseq::subtraction::planes::Planes;
-use nimseq::subtraction::scan::{Backend, C_MAX_RANGE, DEFAULT_CHUNK_SIZE, ScanOptions};
+use nimseq::subtraction::scan::{
+    Backend, C_MAX_RANGE, DEFAULT_CHUNK_SIZE, ScanOptions, check_theory,
+};
 use nimseq::subtraction::seq;
 use nimseq::subtraction::summary::ScanSummary;
-use nimseq::subtraction::{Ruleset, TripleFilter};
+use nimseq::subtraction::{Ruleset, SetFilter};
 
 /// The set as the command line reads it ("1,4,7"), refused with its message.
 fn ruleset(moves: &str) -> PyResult<Ruleset> {
@@ -90,10 +92,10 @@ fn sub_period<'py>(
 /// GPU call) hold 2.5 times the columns' memory at c <= 200, these 1.5 times, as fast.
 const COLUMNS_CHUNK_SIZE: u64 = 1 << 16;
 
-/// Every triple of the bounds through one backend: the rows of `nimseq sub scan`.
+/// Every set of the bounds through one backend: the rows of `nimseq sub scan`.
 #[pyfunction]
 #[pyo3(signature = (
-    c_max=200, c_min=3, a_min=1, a_max=None, b_min=2, b_max=None, primitive=false,
+    moves=3, c_max=200, c_min=0, a_min=1, a_max=None, b_min=2, b_max=None, primitive=false,
     theory=false, backend="auto", out=None, resume=false, format=None, shard="1/1",
     chunk_size=None, verify_sample=None,
     mem_budget=None,
@@ -101,6 +103,7 @@ const COLUMNS_CHUNK_SIZE: u64 = 1 << 16;
 #[allow(clippy::too_many_arguments)]
 fn sub_scan<'py>(
     py: Python<'py>,
+    moves: usize,
     c_max: u32,
     c_min: u32,
     a_min: u32,
@@ -121,7 +124,8 @@ fn sub_scan<'py>(
     use BackendChoice::*;
     in_range("c_max", c_max.into(), C_MAX_RANGE)?;
     let choice = super::backend(backend, &[Auto, Reference, Cpu, Gpu])?;
-    let filter = TripleFilter {
+    let filter = SetFilter {
+        moves,
         c_min,
         c_max,
         a_min,
@@ -131,6 +135,7 @@ fn sub_scan<'py>(
         primitive,
     };
     filter.check().map_err(|e| refuse(e.0))?;
+    check_theory(&filter, theory).map_err(|e| refuse(e.0))?;
     let to_columns = out.is_none();
     let mut opts = ScanOptions {
         filter,
@@ -160,7 +165,7 @@ fn sub_scan<'py>(
             opts.output.chunk_size = COLUMNS_CHUNK_SIZE;
         }
         let job = ScanJob::<_, ScanSummary>::open(&opts)?.stop_on(stop);
-        let columns = Columns::new(opts.header(), opts.filter.count());
+        let columns = Columns::new(opts.header(), opts.count());
         Ok(scan_rows(job, &backend, Some(columns))?)
     })?;
     scan_result(py, columns, &summary)

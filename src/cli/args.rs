@@ -72,9 +72,11 @@ pub struct MergeArgs {
 pub enum SubCommand {
     /// The nim sequence of one set: values, P-positions, certified period and pre-period.
     Seq(SeqArgs),
-    /// Every triple a < b < c <= C: one row per ruleset with its exact period and pre-period.
-    Scan(ScanArgs),
-    /// Scan with every theory check of spec section 4 (items 1-8): a report, and JSON with --json.
+    /// Every set of K moves (three by default: a < b < c <= C): one row per ruleset with its
+    /// exact period and pre-period.
+    Scan(SubScanArgs),
+    /// A scan's report: the distribution of periods and pre-periods, the longest of each, and
+    /// for triples every theory check of spec section 4 (items 1-8).
     Survey(SurveyArgs),
     /// P-positions of a triple from the paper's closed forms beside brute force, with the
     /// Theorem 40 reconstruction of every value checked.
@@ -597,6 +599,13 @@ pub struct ScanOutputArgs {
     /// .parquet), else CSV.
     #[arg(long, value_enum)]
     pub format: Option<Format>,
+    #[command(flatten)]
+    pub file: RowsFileArgs,
+}
+
+/// Where a scan's rows go and which part of it this run does (their format from the name).
+#[derive(Args, Debug)]
+pub struct RowsFileArgs {
     /// Write rows here (resumable) instead of stdout.
     #[arg(long)]
     pub out: Option<PathBuf>,
@@ -608,17 +617,25 @@ pub struct ScanOutputArgs {
     pub shard: Shard,
 }
 
-impl ScanOutputArgs {
-    /// The scan's output, in chunks of `chunk_size` items.
-    pub fn with_chunks(&self, chunk_size: u64) -> ScanOutput {
+impl RowsFileArgs {
+    /// The scan's output, in chunks of `chunk_size` items, as `format` or as the extension of
+    /// --out says (.jsonl, .parquet; else CSV).
+    pub fn with_chunks(&self, format: Option<Format>, chunk_size: u64) -> ScanOutput {
         let by_name = self.out.as_deref().map_or(Format::Csv, Format::of_path);
         ScanOutput {
-            format: self.format.unwrap_or(by_name),
+            format: format.unwrap_or(by_name),
             shard: self.shard,
             chunk_size,
             out: self.out.clone(),
             resume: self.resume,
         }
+    }
+}
+
+impl ScanOutputArgs {
+    /// The scan's output, in chunks of `chunk_size` items.
+    pub fn with_chunks(&self, chunk_size: u64) -> ScanOutput {
+        self.file.with_chunks(self.format, chunk_size)
     }
 }
 
@@ -630,40 +647,47 @@ fn parse_fraction(s: &str) -> Result<f64, String> {
     }
 }
 
+/// The sets a scan visits and how it solves them.
 #[derive(Args, Debug)]
 pub struct ScanArgs {
-    /// Largest move c.
-    #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u32).range(C_MAX_RANGE))]
+    /// Moves in each set, K: 2 to 7 (the values of a K-move game fit 3 bit planes up to 7).
+    #[arg(long, value_name = "K", default_value_t = 3, value_parser = clap::value_parser!(u8).range(2..=7))]
+    pub moves: u8,
+    /// Largest move (c of a triple a < b < c).
+    #[arg(long, visible_alias = "max-move", value_name = "D", default_value_t = 200, value_parser = clap::value_parser!(u32).range(C_MAX_RANGE))]
     pub c_max: u32,
-    /// Smallest c.
-    #[arg(long, default_value_t = 3)]
+    /// Smallest largest move [default: K, the least there is].
+    #[arg(
+        long,
+        visible_alias = "min-move",
+        default_value_t = 0,
+        hide_default_value = true
+    )]
     pub c_min: u32,
-    /// Smallest a.
+    /// Smallest smallest move (a).
     #[arg(long, default_value_t = 1)]
     pub a_min: u32,
-    /// Largest a.
+    /// Largest smallest move (a).
     #[arg(long)]
     pub a_max: Option<u32>,
-    /// Smallest b.
+    /// Smallest second move (b; three moves or more).
     #[arg(long, default_value_t = 2)]
     pub b_min: u32,
-    /// Largest b.
+    /// Largest second move (b; three moves or more).
     #[arg(long)]
     pub b_max: Option<u32>,
-    /// Only rulesets with gcd(a,b,c) = 1.
+    /// Only rulesets whose moves have gcd 1.
     #[arg(long)]
     pub primitive: bool,
     /// Which implementation computes the rows; all give identical rows. reference: the
     /// recurrence one value at a time and a search over every period; cpu: bit-parallel rows of
-    /// 64 values on all cores; gpu: one invocation per triple, bit-sliced.
+    /// 64 values on all cores; gpu: one invocation per set, bit-sliced.
     #[arg(long, value_enum, default_value_t = BackendChoice::Auto)]
     pub backend: BackendChoice,
     /// Add the theory columns to each row: g, rho, K, T0, T1, T2, the predicted period (-1
-    /// uncovered, -2 outside the paper) and whether the computed values agree.
+    /// uncovered, -2 outside the paper) and whether the computed values agree (triples only).
     #[arg(long)]
     pub theory: bool,
-    #[command(flatten)]
-    pub output: ScanOutputArgs,
     /// Rulesets per chunk: the unit of checkpoints and shards.
     #[arg(long, default_value_t = DEFAULT_CHUNK_SIZE, value_parser = clap::value_parser!(u64).range(1..))]
     pub chunk_size: u64,
@@ -712,10 +736,25 @@ pub struct PlotArgs {
     pub out: PathBuf,
 }
 
+/// `sub scan`: the sets, and where their rows go.
+#[derive(Args, Debug)]
+pub struct SubScanArgs {
+    #[command(flatten)]
+    pub scan: ScanArgs,
+    #[command(flatten)]
+    pub output: ScanOutputArgs,
+}
+
 #[derive(Args, Debug)]
 pub struct SurveyArgs {
     #[command(flatten)]
     pub scan: ScanArgs,
+    /// The rows too, in the format the extension of --out names (.csv, .jsonl, .parquet).
+    #[command(flatten)]
+    pub rows: RowsFileArgs,
+    /// The report as text, or as one line of JSON.
+    #[arg(long, value_enum, default_value_t = SeqFormat::Text)]
+    pub format: SeqFormat,
     /// Also write the report as JSON here.
     #[arg(long)]
     pub json: Option<PathBuf>,
@@ -723,8 +762,11 @@ pub struct SurveyArgs {
 
 #[derive(Args, Debug)]
 pub struct BenchSubArgs {
-    /// Largest move c of the scan to time.
-    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(C_MAX_RANGE))]
+    /// Moves in each set, K: 2 to 7.
+    #[arg(long, value_name = "K", default_value_t = 3, value_parser = clap::value_parser!(u8).range(2..=7))]
+    pub moves: u8,
+    /// Largest move of the scan to time (c of a triple).
+    #[arg(long, visible_alias = "max-move", value_name = "D", default_value_t = 100, value_parser = clap::value_parser!(u32).range(C_MAX_RANGE))]
     pub c_max: u32,
     /// A peer program run as `PEER C_MAX`, printing the same checksum line
     /// (e.g. tests/data/sub_scan_naive.c built with cc -O2).

@@ -1,8 +1,9 @@
 //! `nimseq bench`: the backends (and a peer program) timed on the same work, side by side.
 
-use anyhow::{Context, Result};
+use anyhow::{Context, Result, bail};
 
 use super::args::{BenchCommand, BenchRuns};
+use nimseq::InputError;
 use nimseq::arrows::spider;
 use nimseq::arrows::spider_gpu::{SpiderFill, SpiderGpu};
 use nimseq::bench::{
@@ -15,6 +16,7 @@ use nimseq::kcross::sequences::{self, Backend as KcrossBackend};
 use nimseq::octal;
 use nimseq::octal::gpu::OctalGpu;
 use nimseq::octal::scan::{Backend as OctalBackend, ScanBackend};
+use nimseq::subtraction::SetFilter;
 use nimseq::subtraction::gpu::SubtractionGpu;
 use nimseq::subtraction::scan::Backend;
 
@@ -95,12 +97,22 @@ pub fn run(command: BenchCommand) -> Result<()> {
         BenchCommand::Sub(args) => {
             super::keep_freed_memory();
             let (c_max, budget) = (args.c_max, args.runs.memory.budget());
+            let filter = SetFilter::sets_up_to(args.moves.into(), c_max);
+            filter.check()?;
+            if args.peer.is_some() && filter.moves != 3 {
+                bail!(InputError(
+                    "--peer times the peer's scan of triples: use it with --moves 3".into()
+                ));
+            }
             eprintln!(
-                "timing a scan of every triple with c <= {c_max} ({} round(s), fastest shown)",
-                args.runs.repeat
+                "timing a scan of every set of {} moves with largest move <= {c_max} ({} round(s), fastest shown)",
+                filter.moves, args.runs.repeat
             );
             let gpu = bench_gpu(args.runs.no_gpu);
-            let kernel = gpu.as_ref().map(SubtractionGpu::new).transpose()?;
+            let kernel = gpu
+                .as_ref()
+                .map(|ctx| SubtractionGpu::new(ctx, filter.moves))
+                .transpose()?;
             let gpu_backend = kernel.map(Backend::Gpu);
             let peer = args.peer.as_deref();
             let rows = compare(
@@ -115,20 +127,20 @@ pub fn run(command: BenchCommand) -> Result<()> {
                             time_peer(peer, c_max).context("running the peer")?
                         }
                         (Timed::Reference, _) => {
-                            time_scan(c_max, &Backend::Reference, budget, label)?
+                            time_scan(&filter, &Backend::Reference, budget, label)?
                         }
                         (Timed::Gpu, Some(backend @ Backend::Gpu(kernel))) => {
                             // The figures printed are the last round's.
                             kernel.take_stats();
-                            time_scan(c_max, backend, budget, label)?
+                            time_scan(&filter, backend, budget, label)?
                         }
-                        _ => time_scan(c_max, &Backend::Cpu, budget, label)?,
+                        _ => time_scan(&filter, &Backend::Cpu, budget, label)?,
                     })
                 },
             )?;
             let figures = match (&gpu, &gpu_backend) {
                 (Some(ctx), Some(Backend::Gpu(kernel))) => {
-                    Some(gpu_figures(ctx, c_max, budget, kernel.take_stats())?)
+                    Some(gpu_figures(ctx, &filter, budget, kernel.take_stats())?)
                 }
                 _ => None,
             };

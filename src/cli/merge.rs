@@ -2,7 +2,7 @@
 
 use anyhow::Result;
 
-use super::args::MergeArgs;
+use super::args::{MergeArgs, SeqFormat};
 use super::sub::write_survey;
 use nimseq::InputError;
 use nimseq::octal;
@@ -30,7 +30,7 @@ pub fn run(args: MergeArgs) -> Result<()> {
         }
         "nimseq sub survey" => {
             let survey = parts.merge::<ScanOptions, Survey>(&args.out, format)?;
-            write_survey(&survey, args.json.as_deref())
+            write_survey(&survey, SeqFormat::Text, args.json.as_deref())
         }
         "nimseq octal scan" => {
             let summary =

@@ -4,18 +4,18 @@ use std::io;
 
 use anyhow::{Result, bail};
 
-use super::args::{PlotView, ScanArgs, SubCommand, SurveyArgs};
+use super::args::{PlotView, ScanArgs, SeqFormat, SubCommand, SubScanArgs, SurveyArgs};
 use super::print;
 use nimseq::InputError;
 use nimseq::backend::choose;
-use nimseq::output::scan::ScanJob;
+use nimseq::output::scan::{ScanJob, ScanOutput};
 use nimseq::subtraction::plot;
-use nimseq::subtraction::scan::{Backend, ScanOptions};
+use nimseq::subtraction::scan::{Backend, ScanOptions, check_theory};
 use nimseq::subtraction::summary::ScanSummary;
 use nimseq::subtraction::survey::Survey;
 use nimseq::subtraction::theory::ppos::PposReport;
 use nimseq::subtraction::theory::predict::ThetaReport;
-use nimseq::subtraction::{TripleFilter, seq};
+use nimseq::subtraction::{SetFilter, seq};
 
 pub fn run(command: SubCommand) -> Result<()> {
     match command {
@@ -66,9 +66,10 @@ pub fn run(command: SubCommand) -> Result<()> {
     }
 }
 
-/// Checked scan options from the flags.
-fn scan_options(args: &ScanArgs) -> Result<ScanOptions> {
-    let filter = TripleFilter {
+/// Checked scan options from the flags, the rows going to `output`.
+fn scan_options(args: &ScanArgs, output: ScanOutput) -> Result<ScanOptions> {
+    let filter = SetFilter {
+        moves: args.moves.into(),
         c_min: args.c_min,
         c_max: args.c_max,
         a_min: args.a_min,
@@ -78,18 +79,20 @@ fn scan_options(args: &ScanArgs) -> Result<ScanOptions> {
         primitive: args.primitive,
     };
     filter.check()?;
+    check_theory(&filter, args.theory)?;
     Ok(ScanOptions {
         filter,
-        output: args.output.with_chunks(args.chunk_size),
+        output,
         theory: args.theory,
         verify_sample: args.verify_sample,
         budget: args.memory.budget(),
     })
 }
 
-fn scan(args: ScanArgs) -> Result<()> {
+fn scan(args: SubScanArgs) -> Result<()> {
     super::keep_freed_memory();
-    let opts = scan_options(&args)?;
+    let opts = scan_options(&args.scan, args.output.with_chunks(args.scan.chunk_size))?;
+    let args = args.scan;
     // Open (or resume) the output before choosing a backend: bad paths fail before any work.
     let job: ScanJob<_, ScanSummary> = ScanJob::open(&opts)?;
     let chosen = choose(args.backend)?;
@@ -103,19 +106,24 @@ fn scan(args: ScanArgs) -> Result<()> {
 
 fn survey(args: SurveyArgs) -> Result<()> {
     super::keep_freed_memory();
-    let opts = scan_options(&args.scan)?;
+    let output = args.rows.with_chunks(None, args.scan.chunk_size);
+    let opts = scan_options(&args.scan, output)?;
     let job: ScanJob<_, Survey> = ScanJob::open(&opts)?;
     let chosen = choose(args.scan.backend)?;
     let backend = Backend::chosen(&chosen, &opts)?;
     // Rows go to --out when given; the report is what this command prints.
     let survey = job.run(&backend, &mut io::sink())?;
-    write_survey(&survey, args.json.as_deref())
+    write_survey(&survey, args.format, args.json.as_deref())
 }
 
-/// Prints a survey's report, and writes it as JSON to `json` if given; a contradicted
-/// theorem is an error.
-pub fn write_survey(survey: &Survey, json: Option<&std::path::Path>) -> Result<()> {
-    println!("{survey}");
+/// Prints a survey's report as text or JSON, and writes it as JSON to `json` if given; a
+/// contradicted theorem is an error.
+pub fn write_survey(
+    survey: &Survey,
+    format: SeqFormat,
+    json: Option<&std::path::Path>,
+) -> Result<()> {
+    print::report(survey, format)?;
     if let Some(path) = json {
         let file = std::fs::File::create(path)
             .map_err(|e| InputError(format!("cannot write '{}': {e}", path.display())))?;

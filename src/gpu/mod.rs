@@ -149,6 +149,36 @@ pub fn replace_block(source: &str, name: &str, block: &str) -> String {
     format!("{}{block}{}", &source[..begin], &source[end..])
 }
 
+/// `source` with each block from `// NAME: begin` to `// NAME: end` (every one there is)
+/// written out `count` times, `_I_` in its `i`-th copy replaced by the literal `{i}u`: code a
+/// shader repeats for each of a count the host knows, straight-line and with constant indices.
+///
+/// # Panics
+/// If a block is not closed (a shader bug, caught by every test).
+pub fn repeat_blocks(source: &str, name: &str, count: usize) -> String {
+    let (begin, end) = (format!("// {name}: begin\n"), format!("// {name}: end\n"));
+    let mut out = String::with_capacity(source.len());
+    let mut rest = source;
+    while let Some(at) = rest.find(&begin) {
+        // The block's own indentation goes too: the markers are whole lines.
+        let line_start = rest[..at].rfind('\n').map_or(0, |i| i + 1);
+        out.push_str(&rest[..line_start]);
+        let body_start = at + begin.len();
+        let body_len = rest[body_start..]
+            .find(&end)
+            .unwrap_or_else(|| panic!("the shader closes its {name} block"));
+        let body = &rest[body_start..body_start + body_len];
+        // Up to the end marker's own indentation.
+        let body = &body[..body.rfind('\n').map_or(0, |i| i + 1)];
+        for i in 0..count {
+            out.push_str(&body.replace("_I_", &format!("{i}u")));
+        }
+        rest = &rest[body_start + body_len + end.len()..];
+    }
+    out.push_str(rest);
+    out
+}
+
 impl GpuContext {
     /// Opens the best adapter (`WGPU_BACKEND` and `WGPU_ADAPTER_NAME` choose one), asking for all
     /// of its limits (the defaults would cap bindings at 128 MiB even on large GPUs) and for

@@ -310,10 +310,12 @@ const COLUMNS: [Column; 8] = [
     Column::required(Kind::Text),
 ];
 
-impl Row for OctalRow {
+impl OctalRow {
     const CSV_HEADER: &'static str =
         "code,period,preperiod,certified_at,computed,max_value,rare_count,checksum";
+}
 
+impl Row for OctalRow {
     fn fields(&self, out: &mut dyn FnMut(Field<'_>)) {
         let number = |x: Option<usize>| x.map_or(Field::Missing, |x| Field::Unsigned(x as u64));
         out(Field::Text(&self.code));

@@ -133,10 +133,9 @@ impl<'f> ReadFields<'f> {
     }
 }
 
-/// A result row: its CSV header and fields; JSON comes from `Serialize` with the same names.
+/// A result row: its fields, in the order of its scan's CSV header ([`scan::Scan::header`]);
+/// JSON comes from `Serialize` with the same names.
 pub trait Row: Serialize {
-    const CSV_HEADER: &'static str;
-
     /// The row's fields, in the header's order.
     fn fields(&self, out: &mut dyn FnMut(Field<'_>));
 
@@ -348,8 +347,11 @@ mod tests {
         y: u32,
     }
 
-    impl Row for Pair {
+    impl Pair {
         const CSV_HEADER: &'static str = "x,y";
+    }
+
+    impl Row for Pair {
         fn fields(&self, out: &mut dyn FnMut(Field<'_>)) {
             out(Field::Unsigned(self.x.into()));
             out(Field::Unsigned(self.y.into()));

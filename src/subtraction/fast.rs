@@ -15,7 +15,7 @@
 //! section 3.2, else `4c + 64`), at every doubling after and at the length limit, so a ruleset
 //! that breaks every hint is still solved exactly, only later.
 //!
-//! This is the path for any set; a scan's triples take [`super::triple_solver`].
+//! This is the path for any set; a scan's sets (2 to 7 moves) take [`super::set_solver`].
 
 use super::planes::{ANY_NEAR, Planes, Shifted, near_moves};
 use super::ruleset::Ruleset;

@@ -1,21 +1,33 @@
-//! GPU backend for triples: host side of `shaders/subtraction.wgsl`, a bit-sliced engine.
+//! GPU backend for sets of 2 to 7 moves: host side of `shaders/subtraction.wgsl`, a bit-sliced
+//! engine. The notes below speak of triples `{a, b, c}`, the case it was built and measured for;
+//! every step is the same for `K` moves, with `K` moves and `K (K - 1) / 2` pair sums.
+//!
+//! # One shader for every move count
+//! The host writes the shader for the scan's `K` ([`shader_source`]): a moves block with `K`,
+//! the `P = ceil(log2(K + 1))` planes of a row (`vecP<Word>`: two for `K <= 3`, three up to
+//! `K = 7`) and the mex of `K` options written out ([`moves_block`]), and the lines the shader
+//! marks as "each move" and "each pair" written out once for each, with constant indices:
+//! straight-line code, which llvmpipe does not count against its loop limit and which keeps the
+//! per-move state in registers. One source, any `K`; no copy per `K`.
 //!
 //! # What one invocation does
-//! One invocation owns one triple `{a, b, c}` and computes a word of positions a step: a
-//! triple's values are at most 3, so a word is two planes (bit `j` of `G`), and the mex of a
-//! word is a few logic operations on what the options offer (the arithmetic of
-//! [`super::row_math`]). Words are 64 bits where the adapter has 64-bit integers
-//! (`SHADER_INT64`, requested by [`crate::gpu::GpuContext`]) and 32 bits elsewhere: the shader
-//! is written once over a `Word` type, and the host swaps its word block ([`shader_source`]).
-//! Moves of a word or more read finished words through a funnel shift; shorter moves read the
-//! word itself, so it is computed in passes from a guess (the values `b + c` earlier, right once
-//! the values repeat) until a pass changes nothing, at most `ceil(WORD_BITS / a)`. Each new word
-//! is compared with the words each pair sum `P` earlier, for the values and the outcomes, and
-//! one past the last difference is kept with `countLeadingZeros` and a `max`, no branch on
-//! where it is. `P` is proved once the `c` values from there exist (the window certificate of
+//! One invocation owns one set and computes a word of positions a step: a triple's values are
+//! at most 3, so a word is two planes (bit `j` of `G`), and the mex of a word is a few logic
+//! operations on what the options offer (the arithmetic of [`super::row_math`]). Words are 64
+//! bits where the adapter has 64-bit integers (`SHADER_INT64`, requested by
+//! [`crate::gpu::GpuContext`]) and 32 bits elsewhere: the shader is written once over a `Word`
+//! type, and the host swaps its word block ([`shader_source`]). Moves of a word or more read
+//! finished words through a funnel shift; shorter moves read the word itself, so it is computed
+//! in passes from a guess (the values the largest pair sum earlier, right once the values
+//! repeat) until a pass changes nothing, at most `ceil(WORD_BITS / a)`. Each new word is
+//! compared with the words each pair sum `P` earlier, for the values and the outcomes, and one
+//! past the last difference is kept with `countLeadingZeros` and a `max`, no branch on where it
+//! is. `P` is proved once the `c` values from there exist (the window certificate of
 //! [`crate::period`]); the least period is then the least divisor of `P` that repeats the top
 //! window ([`crate::period::least_matching_divisor`]), and the outcome period the least divisor
-//! of that. Four numbers a triple come back.
+//! of that. Four numbers a set come back. A set whose period divides no pair sum (about a tenth
+//! of the 4-move sets) is handed to the CPU at the envelope `c^2/2 + c + 64`, where the CPU's
+//! search over every period starts.
 //!
 //! # Where the history lives
 //! Each triple keeps a ring of the last `R` words (`R` a power of two covering `b + 2c` values
@@ -68,9 +80,10 @@
 
 use bytemuck::{Pod, Zeroable};
 
+use super::moveset::MoveSet;
+use super::row_math::planes_for;
+use super::set_solver;
 use super::solution::{NotCertified, Solution};
-use super::triple::Triple;
-use super::triple_solver;
 use crate::gpu::{GpuContext, GpuError};
 use crate::memory::Budget;
 
@@ -84,11 +97,11 @@ const SHADER: &str = concat!(
 /// 32-bit lanes (SPIR-V's FindUMsb too), so the count is built from the halves.
 const WORD64: &str = "alias Word = u64;
 const WORD_BITS: u32 = 64u;
-// Leading zeros of each lane, from its halves.
-fn clz3(d: vec3<Word>) -> vec3<u32> {
-    let hi = vec3<u32>(d >> vec3(32u));
-    let lo = vec3<u32>(d & vec3(Word(0xffffffff)));
-    return select(countLeadingZeros(hi), vec3(32u) + countLeadingZeros(lo), hi == vec3(0u));
+// Leading zeros, from the halves.
+fn clz(d: Word) -> u32 {
+    let hi = u32(d >> 32u);
+    let lo = u32(d & Word(0xffffffff));
+    return select(countLeadingZeros(hi), 32u + countLeadingZeros(lo), hi == 0u);
 }
 ";
 /// Must equal `WORKGROUP_SIZE` in the shader.
@@ -118,16 +131,22 @@ struct Params {
     _pad: u32,
 }
 
-/// Bytes of `State` in shaders/subtraction.wgsl (eight `u32`s and two `vec4<u32>`): the GPU
-/// makes and keeps the states; the host only sizes their buffers.
-const STATE_BYTES: u64 = 64;
+/// Bytes of `State` in shaders/subtraction.wgsl for `k` moves (four `u32`s, the moves, and two
+/// per pair sum): the GPU makes and keeps the states; the host only sizes their buffers.
+fn state_bytes(k: usize) -> u64 {
+    4 * (4 + k + 2 * pair_count(k)) as u64
+}
 
-/// One slot's input, `inputs` in shaders/subtraction.wgsl: the first pass makes its state.
-#[repr(C)]
-#[derive(Clone, Copy, Debug, Pod, Zeroable)]
-struct GpuInput {
-    a: u32,
-    b: u32,
+/// The pair sums of `k` moves.
+fn pair_count(k: usize) -> usize {
+    k * (k - 1) / 2
+}
+
+/// What the host knows of a slot for the pass schedule; the GPU's input is the moves and
+/// `last_words` (`inputs` in shaders/subtraction.wgsl: the first pass makes the state).
+#[derive(Clone, Copy, Debug)]
+struct SlotInput {
+    /// The largest move.
     c: u32,
     /// The GPU gives up here, in words.
     last_words: u32,
@@ -150,10 +169,17 @@ struct GpuResult {
 /// [`GpuTuning::loop_budget`]'s default: half the limit, the rest left to the other loops.
 pub const LOOP_BUDGET: u32 = 1 << 15;
 
-/// Length limit for any triple, GPU and CPU alike: far above the envelope
-/// `q + p + c <= c^2/2 + 5` seen for every `c <= 300`.
-pub fn long_cap(c: u32) -> usize {
-    4 * (c as usize).pow(2) + 4096
+/// Length limit of a set, GPU and CPU alike. Triples: far above the envelope
+/// `q + p + c <= c^2/2 + 5` seen for every `c <= 300`. Sets of more moves have no such
+/// envelope: {3,28,39,42} has period 12,015, about 7 c^2, and periods grow faster than c^2
+/// (Althoefer and Bueltermann), so they get 2^28 values (96 MiB of planes), and a set that
+/// needs more stops its scan with an error that names it.
+pub fn long_cap(set: &MoveSet) -> usize {
+    let c = set.largest() as usize;
+    match set.k() {
+        3 => 4 * c * c + 4096,
+        _ => (4 * c * c + 4096).max(1 << 28),
+    }
 }
 
 /// The knobs of the pass schedule; the defaults suit a large GPU, and tests shrink them so that
@@ -201,7 +227,7 @@ impl Default for GpuTuning {
 
 impl GpuTuning {
     /// Where pass `pass` stops a triple, in words of `word` positions: `pass_end` in the shader.
-    fn pass_end(&self, word: u64, s: &GpuInput, pass: u32) -> u32 {
+    fn pass_end(&self, word: u64, s: &SlotInput, pass: u32) -> u32 {
         let (mul, add) = self.first_cap;
         let first = (u64::from(mul) * u64::from(s.c) + u64::from(add)).div_ceil(word);
         let shift = (CAP_GROWTH_SHIFT * pass).min(31);
@@ -214,7 +240,7 @@ impl GpuTuning {
     fn lane_steps(
         &self,
         word: u64,
-        states: &[GpuInput],
+        states: &[SlotInput],
         ran: &[u32],
         compacted: &[bool],
     ) -> (u64, u64) {
@@ -243,13 +269,89 @@ impl GpuTuning {
     }
 }
 
-/// The shader's source with 32-bit words, or with 64-bit ones (its word block replaced by
-/// the 64-bit block in this module; valid where the adapter has `SHADER_INT64`).
-pub fn shader_source(int64: bool) -> String {
-    if !int64 {
-        return SHADER.to_string();
+/// The shader's source for sets of `k` moves, with 32-bit words or with 64-bit ones (its word
+/// block replaced by the 64-bit block in this module; valid where the adapter has
+/// `SHADER_INT64`): the moves block written for `k` ([`moves_block`]), and the lines of each
+/// move and each pair sum written out.
+pub fn shader_source(int64: bool, k: usize) -> String {
+    let mut source = crate::gpu::replace_block(SHADER, "moves", &moves_block(k));
+    if int64 {
+        source = crate::gpu::replace_block(&source, "word", WORD64);
     }
-    crate::gpu::replace_block(SHADER, "word", WORD64)
+    let source = crate::gpu::repeat_blocks(&source, "each move", k);
+    crate::gpu::repeat_blocks(&source, "each pair", pair_count(k))
+}
+
+/// The shader's constants and value arithmetic for `k` moves: `P = ceil(log2(k + 1))` planes a
+/// row (`vecP`), the pair sums in the CPU's order, and the mex of `k` options written out, as
+/// [`super::row_math::Portable`] computes it: for each value `v < k` the positions where some
+/// option is `v` (the AND of each plane or its complement, as `v`'s bits say), then the least
+/// value not offered.
+pub fn moves_block(k: usize) -> String {
+    let planes = &["x", "y", "z"][..planes_for(k)];
+    let p = planes.len();
+    let pairs: Vec<(usize, usize)> = (0..k)
+        .flat_map(|i| (i + 1..k).map(move |j| (i, j)))
+        .collect();
+    let list = |f: &dyn Fn(usize) -> String, n: usize, sep: &str| {
+        (0..n).map(f).collect::<Vec<_>>().join(sep)
+    };
+    let minterm = |v: usize| {
+        let bits = planes.iter().enumerate();
+        let ands: Vec<String> = bits
+            .map(|(j, c)| match v >> j & 1 {
+                1 => format!("r.{c}"),
+                _ => format!("n.{c}"),
+            })
+            .collect();
+        format!("o.v{v} | ({})", ands.join(" & "))
+    };
+    let mut mex = String::from("    var m = Row(ZERO);\n    var below = o.v0;\n");
+    let set_bits = |mex: &mut String, v: usize, what: &str| {
+        for (j, c) in planes.iter().enumerate() {
+            if v >> j & 1 == 1 {
+                mex.push_str(&format!("    m.{c} |= {what};\n"));
+            }
+        }
+    };
+    for v in 1..k {
+        mex.push_str(&format!("    let is_{v} = below & ~o.v{v};\n"));
+        set_bits(&mut mex, v, &format!("is_{v}"));
+        mex.push_str(&format!("    below &= o.v{v};\n"));
+    }
+    set_bits(&mut mex, k, "below");
+    format!(
+        "const K: u32 = {k}u;
+const PAIRS: u32 = {n}u;
+const PAIR_LO = array<u32, {n}>({lo});
+const PAIR_HI = array<u32, {n}>({hi});
+alias Row = vec{p}<Word>;
+alias Lanes = vec{p}<u32>;
+fn nonzero(r: Row) -> Word {{
+    return {nonzero};
+}}
+struct Offers {{
+{fields}
+}}
+fn nothing() -> Offers {{
+    return Offers({zeros});
+}}
+fn add(o: Offers, r: Row) -> Offers {{
+    let n = ~r;
+    return Offers({terms});
+}}
+fn mex(o: Offers) -> Row {{
+{mex}    return m;
+}}
+",
+        n = pairs.len(),
+        lo = list(&|i| format!("{}u", pairs[i].0), pairs.len(), ", "),
+        hi = list(&|i| format!("{}u", pairs[i].1), pairs.len(), ", "),
+        nonzero = list(&|j| format!("r.{}", planes[j]), p, " | "),
+        fields = list(&|v| format!("    v{v}: Word,"), k, "\n"),
+        zeros = list(&|_| "ZERO".to_string(), k, ", "),
+        terms = list(&|v| minterm(v), k, ", "),
+    )
 }
 
 /// Totals over everything a [`SubtractionGpu`] solved, for `nimseq bench`.
@@ -300,7 +402,7 @@ impl std::fmt::Display for GpuStats {
         }
         write!(
             f,
-            "; {} triples certified on the GPU, {} solved on the CPU (additive or handed back)",
+            "; {} sets certified on the GPU, {} solved on the CPU (additive, handed back, or past the GPU's cap)",
             self.on_gpu, self.on_cpu
         )
     }
@@ -309,6 +411,8 @@ impl std::fmt::Display for GpuStats {
 /// The compiled pipelines, reused for every batch.
 pub struct SubtractionGpu<'a> {
     ctx: &'a GpuContext,
+    /// The move count the pipelines were made for.
+    moves: usize,
     step: wgpu::ComputePipeline,
     compact: wgpu::ComputePipeline,
     tuning: GpuTuning,
@@ -337,7 +441,7 @@ struct Buffers {
     /// What `step` counts (slots still running), and where `compact` writes the next one.
     live: wgpu::Buffer,
     cursor: wgpu::Buffer,
-    /// Each slot's `(a, b, c, last_words)`, which the first pass makes states of.
+    /// Each slot's moves and `last_words`, which the first pass makes states of.
     inputs: wgpu::Buffer,
     /// `groups[i]`: `step` on slot set `i`, and `compact` from set `i` into the other (the bind
     /// groups hold the two sets' buffers).
@@ -372,7 +476,7 @@ impl Buffers {
         let live = ctx.buffer("live count", 8, U::STORAGE | U::COPY_DST | U::COPY_SRC);
         let inputs = ctx.buffer(
             "inputs",
-            std::mem::size_of::<GpuInput>() as u64 * u64::from(slots),
+            4 * (gpu.moves as u64 + 1) * u64::from(slots),
             U::STORAGE | U::COPY_DST,
         );
         let cursor = ctx.buffer("compaction cursor", 4, U::STORAGE | U::COPY_DST);
@@ -417,15 +521,21 @@ impl Buffers {
 }
 
 impl<'a> SubtractionGpu<'a> {
-    pub fn new(ctx: &'a GpuContext) -> Result<Self, GpuError> {
-        Self::with_tuning(ctx, GpuTuning::default())
+    /// The pipelines for sets of `moves` moves.
+    pub fn new(ctx: &'a GpuContext, moves: usize) -> Result<Self, GpuError> {
+        Self::with_tuning(ctx, GpuTuning::default(), moves)
     }
 
-    pub fn with_tuning(ctx: &'a GpuContext, tuning: GpuTuning) -> Result<Self, GpuError> {
+    pub fn with_tuning(
+        ctx: &'a GpuContext,
+        tuning: GpuTuning,
+        moves: usize,
+    ) -> Result<Self, GpuError> {
         let int64 = tuning.int64 && ctx.device.features().contains(wgpu::Features::SHADER_INT64);
-        let source = shader_source(int64);
+        let source = shader_source(int64, moves);
         Ok(SubtractionGpu {
             ctx,
+            moves,
             step: ctx.compute_pipeline_at("subtraction", &source, "step")?,
             compact: ctx.compute_pipeline_at("subtraction", &source, "compact")?,
             tuning,
@@ -448,30 +558,35 @@ impl<'a> SubtractionGpu<'a> {
     /// Solves every triple exactly, in input order. Additive triples go to the CPU at once, and
     /// each batch's leftovers as soon as its passes end, while the GPU runs the next batch.
     /// The CPU's share of the work stays within `budget`.
+    ///
+    /// # Panics
+    /// If a set does not have the move count the pipelines were made for.
     pub fn solve(
         &self,
-        triples: &[Triple],
+        sets: &[MoveSet],
         budget: Budget,
     ) -> Result<Vec<Result<Solution, NotCertified>>, GpuError> {
-        let mut out: Vec<Option<Result<Solution, NotCertified>>> = vec![None; triples.len()];
+        assert!(
+            sets.iter().all(|s| s.k() == self.moves),
+            "sets of {} moves",
+            self.moves
+        );
+        let mut out: Vec<Option<Result<Solution, NotCertified>>> = vec![None; sets.len()];
         let (additive, on_gpu): (Vec<usize>, Vec<usize>) =
-            (0..triples.len()).partition(|&i| triples[i].c == triples[i].a + triples[i].b);
+            (0..sets.len()).partition(|&i| sets[i].triple().is_some_and(|t| t.c == t.a + t.b));
         let on_cpu = |indices: Vec<usize>| {
-            let rest: Vec<Triple> = indices.iter().map(|&i| triples[i]).collect();
-            (
-                indices,
-                triple_solver::solve_triples(&rest, |t| long_cap(t.c), budget),
-            )
+            let rest: Vec<MoveSet> = indices.iter().map(|&i| sets[i]).collect();
+            (indices, set_solver::solve_sets(&rest, long_cap, budget))
         };
         let mut cpu_count = additive.len() as u64;
-        // One ring size and batch size for all the triples: a chunk of a scan has one or a few
-        // neighbouring values of c.
-        let rows = self.ring_rows(on_gpu.iter().map(|&i| triples[i]));
-        let batch = self.batch_size(&on_gpu, triples, rows)?;
+        // One ring size and batch size for all the sets: a chunk of a scan has one or a few
+        // neighbouring largest moves.
+        let rows = self.ring_rows(on_gpu.iter().map(|&i| &sets[i]));
+        let batch = self.batch_size(&on_gpu, sets, rows)?;
         std::thread::scope(|scope| -> Result<(), GpuError> {
             let mut cpu_jobs = vec![scope.spawn(move || on_cpu(additive))];
             for batch in on_gpu.chunks(batch) {
-                let left = self.run_batch(triples, batch, rows, &mut out)?;
+                let left = self.run_batch(sets, batch, rows, &mut out)?;
                 cpu_count += left.len() as u64;
                 if !left.is_empty() {
                     cpu_jobs.push(scope.spawn(move || on_cpu(left)));
@@ -485,7 +600,7 @@ impl<'a> SubtractionGpu<'a> {
                             out[i] = Some(Ok(s));
                         }
                     }
-                    // The CPU stops at its first failure: each of these triples reports it.
+                    // The CPU stops at its first failure: each of these sets reports it.
                     Err(e) => {
                         for i in indices {
                             out[i] = Some(Err(e.clone()));
@@ -498,40 +613,55 @@ impl<'a> SubtractionGpu<'a> {
         self.stats.lock().unwrap_or_else(|p| p.into_inner()).on_cpu += cpu_count;
         Ok(out
             .into_iter()
-            .map(|r| r.expect("every triple was solved by the GPU or the CPU"))
+            .map(|r| r.expect("every set was solved by the GPU or the CPU"))
             .collect())
     }
 
-    /// Rows each slot's ring needs for these triples: `b + 2c` values back (a proof compares the
-    /// top `c` values with those up to `b + c` earlier), plus the words in flight.
-    fn ring_rows(&self, triples: impl Iterator<Item = Triple>) -> u64 {
-        let reach = triples
-            .map(|t| u64::from(t.b) + 2 * u64::from(t.c))
+    /// Values the GPU computes for a set of largest move `c` before it hands the set to the
+    /// CPU. Triples: [`long_cap`], past every period the pair sums prove (Ward's conjecture,
+    /// checked for `c <= 250`). Sets of other move counts have periods that divide no pair sum
+    /// (about a tenth of the 4-move sets up to 30), which only the CPU's search over every
+    /// period finds: the GPU stops at the envelope `c^2/2 + c + 64` (where that search starts)
+    /// rather than spend `4c^2` values on them.
+    fn gpu_cap(&self, set: &MoveSet) -> usize {
+        let c = set.largest() as usize;
+        match self.moves {
+            3 => long_cap(set),
+            _ => c * c / 2 + c + 64,
+        }
+    }
+
+    /// Rows each slot's ring needs for these sets: the largest pair sum and the largest move
+    /// `c` back (a proof compares the top `c` values with those up to a pair sum earlier), plus
+    /// the words in flight.
+    fn ring_rows<'s>(&self, sets: impl Iterator<Item = &'s MoveSet>) -> u64 {
+        let reach = sets
+            .map(|s| {
+                let m = s.moves();
+                u64::from(m[m.len() - 2]) + 2 * u64::from(s.largest())
+            })
             .max()
             .unwrap_or(0);
         (reach.div_ceil(self.word) + 4).next_power_of_two()
     }
 
-    /// Bytes one slot takes on the GPU: its ring (two planes a row) and its state.
+    /// Bytes one slot takes on the GPU: its ring (`P` planes a row, a `vecP<Word>`, which
+    /// takes four words in storage when `P = 3`) and its state.
     fn slot_bytes(&self, rows: u64) -> (u64, u64) {
-        (rows * 2 * self.word / 8, STATE_BYTES)
+        let stride = planes_for(self.moves).next_power_of_two() as u64;
+        (rows * stride * self.word / 8, state_bytes(self.moves))
     }
 
     /// Slots a batch of `on_gpu` (indices into `triples`) takes with rings of `rows` rows: as
     /// many as the tuning and the adapter's bindings allow.
-    fn batch_size(
-        &self,
-        on_gpu: &[usize],
-        triples: &[Triple],
-        rows: u64,
-    ) -> Result<usize, GpuError> {
+    fn batch_size(&self, on_gpu: &[usize], sets: &[MoveSet], rows: u64) -> Result<usize, GpuError> {
         let limit = self.ctx.max_binding_bytes();
         let (ring, state) = self.slot_bytes(rows);
         if ring.max(state) > limit {
-            let c_max = on_gpu.iter().map(|&i| triples[i].c).max();
+            let c_max = on_gpu.iter().map(|&i| sets[i].largest()).max();
             return Err(GpuError::TooLarge {
                 what: format!(
-                    "the value ring of a triple with c = {} (one binding)",
+                    "the value ring of a set with largest move {} (one binding)",
                     c_max.unwrap_or(0)
                 ),
                 needed: ring,
@@ -547,25 +677,30 @@ impl<'a> SubtractionGpu<'a> {
     /// writing what the GPU certified to `out`; returns the indices the CPU must solve.
     fn run_batch(
         &self,
-        triples: &[Triple],
+        sets: &[MoveSet],
         batch: &[usize],
         rows: u64,
         out: &mut [Option<Result<Solution, NotCertified>>],
     ) -> Result<Vec<usize>, GpuError> {
         let ctx = self.ctx;
         let count = batch.len() as u32;
-        let states: Vec<GpuInput> = batch
+        let states: Vec<SlotInput> = batch
             .iter()
             .map(|&i| {
-                let t = triples[i];
-                GpuInput {
-                    a: t.a,
-                    b: t.b,
-                    c: t.c,
+                let c = sets[i].largest();
+                SlotInput {
+                    c,
                     // Positions stay within u32: at most 2^31 values.
-                    last_words: (long_cap(t.c) as u64).min(1 << 31).div_ceil(self.word) as u32,
+                    last_words: (self.gpu_cap(&sets[i]) as u64)
+                        .min(1 << 31)
+                        .div_ceil(self.word) as u32,
                 }
             })
+            .collect();
+        let inputs: Vec<u32> = batch
+            .iter()
+            .zip(&states)
+            .flat_map(|(&i, s)| sets[i].moves().iter().copied().chain([s.last_words]))
             .collect();
         let free = {
             let mut pool = self.buffers.lock().unwrap_or_else(|p| p.into_inner());
@@ -575,7 +710,7 @@ impl<'a> SubtractionGpu<'a> {
         let bufs = free.unwrap_or_else(|| Buffers::new(self, count, rows));
         // The first pass makes each slot's state, its ring, and a result marked unwritten.
         ctx.queue
-            .write_buffer(&bufs.inputs, 0, bytemuck::cast_slice(&states));
+            .write_buffer(&bufs.inputs, 0, bytemuck::cast_slice(&inputs));
         // The live slots are the first `slots` of set `set`; `compacted[k]`: whether pass k
         // ran on a freshly compacted set.
         let (mut set, mut slots) = (0, count);
@@ -670,10 +805,9 @@ impl<'a> SubtractionGpu<'a> {
                 STATUS_NOT_CERTIFIED => left.push(i),
                 u32::MAX if alive > 0 => left.push(i),
                 other => {
-                    let t = triples[i];
                     return Err(GpuError::Readback(format!(
-                        "the GPU left status {other:#x} for {{{},{},{}}}",
-                        t.a, t.b, t.c
+                        "the GPU left status {other:#x} for {}",
+                        sets[i]
                     )));
                 }
             }
@@ -694,12 +828,8 @@ impl<'a> SubtractionGpu<'a> {
 mod tests {
     use super::*;
 
-    fn state(c: u32, last_words: u32) -> GpuInput {
-        GpuInput {
-            c,
-            last_words,
-            ..GpuInput::zeroed()
-        }
+    fn state(c: u32, last_words: u32) -> SlotInput {
+        SlotInput { c, last_words }
     }
 
     #[test]

@@ -8,10 +8,10 @@
 use std::f64::consts::TAU;
 
 use super::gpu::long_cap;
+use super::moveset::{MoveSet, SetFilter, Triple};
+use super::set_solver::solve_sets;
 use super::solution::{NotCertified, Solution};
 use super::theory::predict::{ThetaReport, Zone};
-use super::triple::{Triple, TripleFilter};
-use super::triple_solver::solve_triples;
 use crate::memory::Budget;
 use crate::output::chart::{self, Axis, Chart, Entry};
 use crate::output::image::{BLACK, Canvas, Rgb, WHITE};
@@ -50,8 +50,9 @@ fn class_color(t: Triple, s: &Solution, q_max: usize) -> Rgb {
 }
 
 fn solve(triples: &[Triple]) -> Result<Vec<Solution>, NotCertified> {
+    let sets: Vec<MoveSet> = triples.iter().map(|&t| t.into()).collect();
     // At most c = 2000 here: a few MiB a thread.
-    solve_triples(triples, |t| long_cap(t.c), Budget::from_flag(None))
+    solve_sets(&sets, long_cap, Budget::from_flag(None))
 }
 
 /// A square chart with the period classes' legend.
@@ -61,10 +62,10 @@ fn classes_chart(title: &str, x: Axis, y: Axis, size: usize) -> Chart {
 
 /// The slice `a` fixed: `b` to the right, `c` upwards, one cell per ruleset.
 pub fn period_map(a: u32, c_max: u32) -> Result<Canvas, NotCertified> {
-    let filter = TripleFilter {
+    let filter = SetFilter {
         a_min: a,
         a_max: Some(a),
-        ..TripleFilter::up_to(c_max)
+        ..SetFilter::up_to(c_max)
     };
     let triples: Vec<Triple> = filter.triples().collect();
     let solutions = solve(&triples)?;
@@ -97,10 +98,10 @@ pub fn period_map(a: u32, c_max: u32) -> Result<Canvas, NotCertified> {
 /// The paper's Figure 3: every primitive non-additive triple with `a >= 2`, `c <= c_max`, at
 /// `x = rho / (a+b)` (right) and `t = a / b` (up), coloured by its computed class.
 pub fn figure3(c_max: u32) -> Result<Canvas, NotCertified> {
-    let filter = TripleFilter {
+    let filter = SetFilter {
         a_min: 2,
         primitive: true,
-        ..TripleFilter::up_to(c_max)
+        ..SetFilter::up_to(c_max)
     };
     let triples: Vec<Triple> = filter.triples().filter(|t| t.c != t.a + t.b).collect();
     let solutions = solve(&triples)?;

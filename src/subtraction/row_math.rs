@@ -1,16 +1,26 @@
-//! The arithmetic of [`super::triple_solver`]'s word loop on one row: both binary planes of 64
-//! positions. [`Portable`] holds a row in two `u64`s; [`Avx512`] in one 128-bit register, where a
-//! funnel shift of both planes and a three-input logic operation are one instruction each (about
-//! half the instructions of a word).
+//! The arithmetic of [`super::set_solver`]'s word loop on one row: the `P` binary planes of 64
+//! positions, for a set of `K` moves (values at most `K < 2^P`). [`Portable`] holds a row in `P`
+//! `u64`s, for any `P` and `K`; [`Avx512`], for three moves, in one 128-bit register, where a
+//! funnel shift of both planes and a three-input logic operation are one instruction each
+//! (about half the instructions of a word).
 
-/// The two planes of 64 consecutive positions: bit `x` of plane `j` is bit `j` of `G(x)`.
-pub type Row = [u64; 2];
+/// The `P` planes of 64 consecutive positions: bit `x` of plane `j` is bit `j` of `G(x)`.
+pub type Row<const P: usize> = [u64; P];
 
-/// Value 3 everywhere: positions below 0.
-pub const NONE: Row = [!0, !0];
+/// The largest value `P` planes hold, everywhere: positions below 0. A `K`-move game has values
+/// at most `K <= 2^P - 1`, and the mex of `K` options is at most `K`, so an option there offers
+/// nothing the mex uses, just as an illegal move offers nothing.
+pub const fn none<const P: usize>() -> Row<P> {
+    [!0; P]
+}
 
-/// The operations a word needs, on rows held in registers.
-pub trait RowMath: Copy {
+/// The planes a `K`-move game's values need: `ceil(log2(K + 1))`.
+pub const fn planes_for(k: usize) -> usize {
+    (usize::BITS - k.leading_zeros()) as usize
+}
+
+/// The operations a word needs, on rows of `P` planes held in registers.
+pub trait RowMath<const P: usize>: Copy {
     /// A row in registers.
     type Reg: Copy;
     /// A shift count, prepared once per move or period.
@@ -20,8 +30,8 @@ pub trait RowMath: Copy {
 
     /// `bits < 64`.
     fn count(self, bits: u32) -> Self::Count;
-    fn load(self, row: Row) -> Self::Reg;
-    fn store(self, reg: Self::Reg) -> Row;
+    fn load(self, row: Row<P>) -> Self::Reg;
+    fn store(self, reg: Self::Reg) -> Row<P>;
     /// Bits `[bit, bit + 64)` of the rows `lo, hi` (positions `[0, 128)`).
     fn funnel(self, lo: Self::Reg, hi: Self::Reg, bit: Self::Count) -> Self::Reg;
     /// What a move `s`, `0 < s < 64`, reads for the word `cur` while it fills: `cur` moved up
@@ -29,10 +39,9 @@ pub trait RowMath: Copy {
     fn near(self, cur: Self::Reg, prev: Self::Reg, s: Self::Count) -> Self::Reg;
     /// No option yet.
     fn nothing(self) -> Self::Offers;
-    /// Takes in one option's values (3 offers nothing the mex can use).
+    /// Takes in one option's values (`K` or more offer nothing the mex can use).
     fn add(self, offers: &mut Self::Offers, option: Self::Reg);
-    /// The mex in binary: 0 where 0 is not offered, 1 where 0 is but 1 is not, 2 where 0 and 1
-    /// are but 2 is not, 3 where all are.
+    /// The mex in binary: the least value not offered, `K` where `0..K` all are.
     fn mex(self, offers: Self::Offers) -> Self::Reg;
     /// Where two rows hold different values, one bit a position.
     fn differ(self, u: Self::Reg, v: Self::Reg) -> u64;
@@ -41,25 +50,24 @@ pub trait RowMath: Copy {
     }
 }
 
-/// Rows as two `u64`s: any CPU.
+/// Rows as `P` `u64`s, for sets of `K` moves: any CPU.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct Portable;
+pub struct Portable<const K: usize>;
 
-/// [`Portable`]'s offers, one word each.
+/// [`Portable`]'s offers: for each value `0 < v < K`, the positions where some option has it,
+/// and for 0 where none has (an AND of each option's nonzero planes: one operation less an
+/// option than the OR of its zeros).
 #[derive(Clone, Copy)]
-pub struct PortableOffers {
-    /// Positions where no option has value 0.
+pub struct PortableOffers<const K: usize> {
     no_zero: u64,
-    /// Positions where some option has value 1, and value 2.
-    one: u64,
-    two: u64,
+    offered: [u64; K],
 }
 
-impl RowMath for Portable {
-    type Reg = Row;
+impl<const P: usize, const K: usize> RowMath<P> for Portable<K> {
+    type Reg = Row<P>;
     /// `(bits, 63 - bits)`: two shifts for the far side, so that 0 bits needs no branch.
     type Count = (u32, u32);
-    type Offers = PortableOffers;
+    type Offers = PortableOffers<K>;
 
     #[inline(always)]
     fn count(self, bits: u32) -> (u32, u32) {
@@ -68,49 +76,74 @@ impl RowMath for Portable {
     }
 
     #[inline(always)]
-    fn load(self, row: Row) -> Row {
+    fn load(self, row: Row<P>) -> Row<P> {
         row
     }
 
     #[inline(always)]
-    fn store(self, reg: Row) -> Row {
+    fn store(self, reg: Row<P>) -> Row<P> {
         reg
     }
 
     #[inline(always)]
-    fn funnel(self, lo: Row, hi: Row, (bit, rest): (u32, u32)) -> Row {
-        [0, 1].map(|j| (lo[j] >> bit) | ((hi[j] << 1) << rest))
+    fn funnel(self, lo: Row<P>, hi: Row<P>, (bit, rest): (u32, u32)) -> Row<P> {
+        std::array::from_fn(|j| (lo[j] >> bit) | ((hi[j] << 1) << rest))
     }
 
     #[inline(always)]
-    fn near(self, cur: Row, prev: Row, (s, rest): (u32, u32)) -> Row {
-        [0, 1].map(|j| (cur[j] << s) | ((prev[j] >> 1) >> rest))
+    fn near(self, cur: Row<P>, prev: Row<P>, (s, rest): (u32, u32)) -> Row<P> {
+        std::array::from_fn(|j| (cur[j] << s) | ((prev[j] >> 1) >> rest))
     }
 
     #[inline(always)]
-    fn nothing(self) -> PortableOffers {
+    fn nothing(self) -> PortableOffers<K> {
+        const { assert!(K < 1 << P, "K moves need more planes") };
         PortableOffers {
             no_zero: !0,
-            one: 0,
-            two: 0,
+            offered: [0; K],
         }
     }
 
     #[inline(always)]
-    fn add(self, offers: &mut PortableOffers, [low, high]: Row) {
-        offers.no_zero &= low | high;
-        offers.one |= low & !high;
-        offers.two |= high & !low;
+    fn add(self, offers: &mut PortableOffers<K>, option: Row<P>) {
+        offers.no_zero &= option.iter().fold(0, |any, &plane| any | plane);
+        for (v, offered) in offers.offered.iter_mut().enumerate().skip(1) {
+            // The positions where the option is v: each plane as v's bit says.
+            *offered |= (0..P).fold(!0, |is, j| {
+                is & if v >> j & 1 == 1 {
+                    option[j]
+                } else {
+                    !option[j]
+                }
+            });
+        }
     }
 
     #[inline(always)]
-    fn mex(self, o: PortableOffers) -> Row {
-        [!(o.no_zero | (o.one & !o.two)), o.one & !o.no_zero]
+    fn mex(self, offers: PortableOffers<K>) -> Row<P> {
+        // `below`: positions whose options hold every value below v.
+        let mut below = !offers.no_zero;
+        let mut planes = [0; P];
+        for (v, &offered) in offers.offered.iter().enumerate().skip(1) {
+            let is_v = below & !offered;
+            for (j, plane) in planes.iter_mut().enumerate() {
+                if v >> j & 1 == 1 {
+                    *plane |= is_v;
+                }
+            }
+            below &= offered;
+        }
+        for (j, plane) in planes.iter_mut().enumerate() {
+            if K >> j & 1 == 1 {
+                *plane |= below;
+            }
+        }
+        planes
     }
 
     #[inline(always)]
-    fn differ(self, u: Row, v: Row) -> u64 {
-        (u[0] ^ v[0]) | (u[1] ^ v[1])
+    fn differ(self, u: Row<P>, v: Row<P>) -> u64 {
+        (0..P).fold(0, |d, j| d | (u[j] ^ v[j]))
     }
 }
 
@@ -123,7 +156,9 @@ mod avx512 {
 
     use super::{Row, RowMath};
 
-    /// Rows in one 128-bit register, plane 0 in the low lane: `vpshrdvq` is a funnel shift of
+    type Row2 = Row<2>;
+
+    /// Rows of two planes (three moves) in one 128-bit register, plane 0 in the low lane: `vpshrdvq` is a funnel shift of
     /// both planes, `vpternlogq` any function of three rows. Exists only where the CPU has
     /// AVX-512 F, VL and VBMI2 (and BMI1, BMI2, LZCNT: [`Self::detect`]).
     #[derive(Clone, Copy, Debug)]
@@ -166,8 +201,8 @@ mod avx512 {
 
     // SAFETY (every `unsafe` block below): an `Avx512` exists only on a CPU with the
     // instructions (`detect`), so its methods only run there. They are inlined into a caller
-    // compiled for them (`TripleSolver::solve_avx512`).
-    impl RowMath for Avx512 {
+    // compiled for them (`SetSolver::solve_avx512`).
+    impl RowMath<2> for Avx512 {
         type Reg = __m128i;
         type Count = __m128i;
         type Offers = Avx512Offers;
@@ -179,15 +214,15 @@ mod avx512 {
         }
 
         #[inline(always)]
-        fn load(self, row: Row) -> __m128i {
+        fn load(self, row: Row2) -> __m128i {
             // SAFETY: both are 16 bytes of plain integers.
-            unsafe { std::mem::transmute::<Row, __m128i>(row) }
+            unsafe { std::mem::transmute::<Row2, __m128i>(row) }
         }
 
         #[inline(always)]
-        fn store(self, reg: __m128i) -> Row {
+        fn store(self, reg: __m128i) -> Row2 {
             // SAFETY: as in `load`.
-            unsafe { std::mem::transmute::<__m128i, Row>(reg) }
+            unsafe { std::mem::transmute::<__m128i, Row2>(reg) }
         }
 
         #[inline(always)]
@@ -256,14 +291,28 @@ mod tests {
     use super::*;
     use rand::Rng;
 
-    /// Each operation of every math this CPU has against the plain definitions, on random rows
-    /// and every shift.
-    fn agrees_with_definitions<M: RowMath>(m: M) {
+    /// Each operation of a math against the plain definitions, on random rows of values up to
+    /// `K` (and the filler `2^P - 1`) and every shift.
+    fn agrees_with_definitions<const P: usize, const K: usize, M: RowMath<P>>(m: M) {
         let mut rng = rand::rng();
-        let value = |r: Row, x: u32| (r[0] >> x & 1 | (r[1] >> x & 1) << 1) as u8;
+        let value = |r: Row<P>, x: u32| (0..P).fold(0, |v, j| v | (r[j] >> x & 1) << j) as usize;
+        // Rows of values in 0..=K or the filler, as a game's rows hold.
+        let mut random_row = || {
+            let mut r = [0u64; P];
+            for x in 0..64 {
+                let v = match rng.random_range(0..=K + 1) {
+                    v if v <= K => v,
+                    _ => (1 << P) - 1,
+                };
+                for (j, plane) in r.iter_mut().enumerate() {
+                    *plane |= ((v >> j & 1) as u64) << x;
+                }
+            }
+            r
+        };
         for _ in 0..200 {
-            let rows: [Row; 3] = std::array::from_fn(|_| [rng.random(), rng.random()]);
-            let [lo, hi, third] = rows.map(|r| m.load(r));
+            let rows: Vec<Row<P>> = (0..K.max(2)).map(|_| random_row()).collect();
+            let (lo, hi) = (m.load(rows[0]), m.load(rows[1]));
             for bit in 0..64 {
                 let got = m.store(m.funnel(lo, hi, m.count(bit)));
                 for x in 0..64 {
@@ -288,15 +337,14 @@ mod tests {
                 }
             }
             let mut offers = m.nothing();
-            for option in [lo, hi, third] {
-                m.add(&mut offers, option);
+            for &option in &rows[..K] {
+                m.add(&mut offers, m.load(option));
             }
             let mex = m.store(m.mex(offers));
             let differ = m.differ(lo, hi);
             for x in 0..64 {
-                let offered: Vec<u8> = rows.iter().map(|&r| value(r, x)).collect();
-                let want = (0..).find(|v| !offered.contains(v)).unwrap().min(3);
-                // 3 offers nothing the mex uses: the mex of three options is at most 3.
+                let offered: Vec<usize> = rows[..K].iter().map(|&r| value(r, x)).collect();
+                let want = (0..).find(|v| !offered.contains(v)).unwrap();
                 assert_eq!(value(mex, x), want, "{offered:?}");
                 assert_eq!(differ >> x & 1 == 1, value(rows[0], x) != value(rows[1], x));
             }
@@ -305,15 +353,21 @@ mod tests {
     }
 
     #[test]
-    fn portable_agrees_with_definitions() {
-        agrees_with_definitions(Portable);
+    fn portable_agrees_with_definitions_for_every_move_count() {
+        agrees_with_definitions::<2, 2, _>(Portable::<2>);
+        agrees_with_definitions::<2, 3, _>(Portable::<3>);
+        agrees_with_definitions::<3, 4, _>(Portable::<4>);
+        agrees_with_definitions::<3, 5, _>(Portable::<5>);
+        agrees_with_definitions::<3, 6, _>(Portable::<6>);
+        agrees_with_definitions::<3, 7, _>(Portable::<7>);
+        assert_eq!([2, 3, 4, 7, 8].map(planes_for), [2, 2, 3, 3, 4]);
     }
 
     #[test]
     #[cfg(target_arch = "x86_64")]
     fn avx512_agrees_with_definitions() {
         match Avx512::detect() {
-            Some(m) => agrees_with_definitions(m),
+            Some(m) => agrees_with_definitions::<2, 3, _>(m),
             None => eprintln!("no AVX-512 VBMI2 on this CPU: the portable math is the one used"),
         }
     }

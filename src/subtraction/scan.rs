@@ -1,6 +1,6 @@
-//! `nimseq sub scan` and `survey`: every triple of a [`TripleFilter`] through one backend, in
-//! the chunks of the shared driver ([`crate::output::scan`]), a sample of fast rows re-checked
-//! by the reference.
+//! `nimseq sub scan` and `survey`: every set of a [`SetFilter`] through one backend, in the
+//! chunks of the shared driver ([`crate::output::scan`]), a sample of fast rows re-checked by
+//! the reference.
 
 use std::fmt;
 use std::io::{self, Write};
@@ -10,12 +10,12 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::gpu::{SubtractionGpu, long_cap};
+use super::moveset::{MAX_SCAN_MOVES, MoveSet, SetFilter};
+use super::reference;
+use super::set_solver::{self, solver_bytes};
 use super::solution::{NotCertified, Solution};
 use super::summary::ScanSummary;
 use super::theory::predict::TheoryColumns;
-use super::triple::{Triple, TripleFilter};
-use super::triple_solver::TripleSolver;
-use super::{reference, triple_solver};
 use crate::backend::{Chosen, announce_calibrated};
 use crate::gpu::GpuError;
 use crate::memory::{Budget, OverBudget};
@@ -27,9 +27,9 @@ use crate::output::{CsvLine, Field, ReadFields, Row};
 /// One row of a scan's output.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct ScanRow {
-    pub a: u32,
-    pub b: u32,
-    pub c: u32,
+    /// The moves, as columns `a, b, c, ...`.
+    #[serde(flatten)]
+    pub moves: MoveColumns,
     pub period: usize,
     pub preperiod: usize,
     pub outcome_period: usize,
@@ -39,7 +39,38 @@ pub struct ScanRow {
     pub theory: Option<TheoryColumns>,
 }
 
-/// The CSV header of rows with theory columns.
+/// The names of the move columns, smallest move first.
+pub const MOVE_NAMES: [&str; MAX_SCAN_MOVES] = ["a", "b", "c", "d", "e", "f", "g"];
+
+/// A set's moves as named columns (`a`, `b`, ... in JSON).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MoveColumns(pub MoveSet);
+
+impl Serialize for MoveColumns {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let moves = self.0.moves();
+        let mut map = s.serialize_map(Some(moves.len()))?;
+        for (name, m) in MOVE_NAMES.iter().zip(moves) {
+            map.serialize_entry(name, m)?;
+        }
+        map.end()
+    }
+}
+
+/// The CSV header of rows of `k` moves: the moves, then the periods.
+pub fn csv_header(k: usize) -> &'static str {
+    [
+        "a,b,period,preperiod,outcome_period,outcome_preperiod",
+        "a,b,c,period,preperiod,outcome_period,outcome_preperiod",
+        "a,b,c,d,period,preperiod,outcome_period,outcome_preperiod",
+        "a,b,c,d,e,period,preperiod,outcome_period,outcome_preperiod",
+        "a,b,c,d,e,f,period,preperiod,outcome_period,outcome_preperiod",
+        "a,b,c,d,e,f,g,period,preperiod,outcome_period,outcome_preperiod",
+    ][k - 2]
+}
+
+/// The CSV header of rows with theory columns (three moves only).
 pub const THEORY_CSV_HEADER: &str = "a,b,c,period,preperiod,outcome_period,outcome_preperiod,g,rho,K,T0,T1,T2,predicted_period,agrees";
 
 /// The Parquet types of the theory columns (after the seven of every row).
@@ -55,10 +86,11 @@ const THEORY_COLUMNS: [Column; 8] = [
 ];
 
 impl Row for ScanRow {
-    const CSV_HEADER: &'static str = "a,b,c,period,preperiod,outcome_period,outcome_preperiod";
-
     fn fields(&self, out: &mut dyn FnMut(Field<'_>)) {
-        for n in self.numbers() {
+        for &m in self.moves.0.moves() {
+            out(Field::Unsigned(m.into()));
+        }
+        for n in self.periods() {
             out(Field::Unsigned(n));
         }
         if let Some(t) = &self.theory {
@@ -75,8 +107,11 @@ impl Row for ScanRow {
 
     fn write_csv(&self, out: &mut Vec<u8>) -> io::Result<()> {
         let mut line = CsvLine::new(out);
-        for field in self.numbers() {
-            line.field(field);
+        for &m in self.moves.0.moves() {
+            line.field(m.into());
+        }
+        for n in self.periods() {
+            line.field(n);
         }
         match &self.theory {
             None => {
@@ -97,12 +132,10 @@ impl Row for ScanRow {
 }
 
 impl ScanRow {
-    /// The fields every row has: the moves and the certified periods.
-    fn numbers(&self) -> [u64; 7] {
+    /// The fields every row has after its moves: the certified periods.
+    #[inline(always)]
+    fn periods(&self) -> [u64; 4] {
         [
-            self.a as u64,
-            self.b as u64,
-            self.c as u64,
             self.period as u64,
             self.preperiod as u64,
             self.outcome_period as u64,
@@ -110,15 +143,13 @@ impl ScanRow {
         ]
     }
 
-    fn new(t: Triple, s: &Solution, theory: bool) -> Self {
+    fn new(set: MoveSet, s: &Solution, theory: bool) -> Self {
         ScanRow {
-            theory: theory.then(|| {
+            theory: set.triple().filter(|_| theory).map(|t| {
                 let (a, b, c) = (t.a as usize, t.b as usize, t.c as usize);
                 TheoryColumns::new(a, b, c, s.period, s.preperiod)
             }),
-            a: t.a,
-            b: t.b,
-            c: t.c,
+            moves: MoveColumns(set),
             period: s.period,
             preperiod: s.preperiod,
             outcome_period: s.outcome_period,
@@ -127,7 +158,7 @@ impl ScanRow {
     }
 }
 
-/// The three ways to solve a chunk of triples; all give the same rows.
+/// The three ways to solve a chunk of sets; all give the same rows.
 pub enum Backend<'a> {
     Reference,
     Cpu,
@@ -154,17 +185,17 @@ impl Backend<'_> {
 
     /// The backend `chosen` stands for. Under `auto`, a scan big enough to matter on a
     /// hardware adapter runs on whichever of the GPU and the CPU path is faster on a sample of
-    /// its own triples ([`Self::faster`]); stderr says which runs.
+    /// its own sets ([`Self::faster`]); stderr says which runs.
     pub fn chosen<'a>(chosen: &'a Chosen, opts: &ScanOptions) -> Result<Backend<'a>, ScanError> {
         Ok(match chosen {
             Chosen::Reference => Backend::Reference,
             Chosen::Cpu => Backend::Cpu,
             Chosen::Gpu { ctx, auto: false } => {
                 eprintln!("backend: gpu, {}", ctx.describe());
-                Backend::Gpu(SubtractionGpu::new(ctx)?)
+                Backend::Gpu(SubtractionGpu::new(ctx, opts.filter.moves)?)
             }
             Chosen::Gpu { ctx, auto: true } => {
-                let gpu = SubtractionGpu::new(ctx)?;
+                let gpu = SubtractionGpu::new(ctx, opts.filter.moves)?;
                 let (backend, why) = Backend::faster(&opts.filter, gpu, opts.budget)?;
                 announce_calibrated(ctx, matches!(backend, Backend::Gpu(_)), &why);
                 backend
@@ -177,11 +208,11 @@ impl Backend<'_> {
     /// that fails its calibration (too large for its bindings, a lost device), take the CPU
     /// path; a disagreement between the two is a bug and an error.
     pub fn faster<'a>(
-        filter: &TripleFilter,
+        filter: &SetFilter,
         gpu: SubtractionGpu<'a>,
         budget: Budget,
     ) -> Result<(Backend<'a>, String), ScanError> {
-        if filter.count() < CALIBRATE_FROM {
+        if filter.count().is_some_and(|n| n < CALIBRATE_FROM) {
             return Ok((
                 Backend::Cpu,
                 "a small scan, done in moments either way".into(),
@@ -191,7 +222,7 @@ impl Backend<'_> {
         Ok(match Calibration::run(filter, &gpu, budget) {
             Err(ScanError::Gpu(e)) => (Backend::Cpu, format!("{name} failed its calibration: {e}")),
             Err(e) => return Err(e),
-            Ok(None) => (Backend::Gpu(gpu), "no triple to calibrate on".into()),
+            Ok(None) => (Backend::Gpu(gpu), "no set to calibrate on".into()),
             Ok(Some(c)) if c.gpu_is_faster() => {
                 (Backend::Gpu(gpu), format!("faster than the cpu path: {c}"))
             }
@@ -208,19 +239,18 @@ impl Backend<'_> {
         }
     }
 
-    /// Solves `triples` exactly, in order, within `budget`.
-    pub fn solve(&self, triples: &[Triple], budget: Budget) -> Result<Vec<Solution>, ScanError> {
+    /// Solves `sets` (of one move count) exactly, in order, within `budget`.
+    pub fn solve(&self, sets: &[MoveSet], budget: Budget) -> Result<Vec<Solution>, ScanError> {
         Ok(match self {
             Backend::Reference => {
                 let share = budget.share(rayon::current_num_threads() as u64);
-                triples
-                    .par_iter()
+                sets.par_iter()
                     .map(|&t| reference_within(t, share))
                     .collect::<Result<_, _>>()?
             }
-            Backend::Cpu => triple_solver::solve_triples(triples, |t| long_cap(t.c), budget)?,
+            Backend::Cpu => set_solver::solve_sets(sets, long_cap, budget)?,
             Backend::Gpu(gpu) => gpu
-                .solve(triples, budget)?
+                .solve(sets, budget)?
                 .into_iter()
                 .collect::<Result<_, _>>()?,
         })
@@ -231,9 +261,9 @@ impl Backend<'_> {
 const REFERENCE_BYTES_PER_VALUE: u64 = 5;
 
 /// The reference's solution of `t` within `share` bytes.
-fn reference_within(t: Triple, share: Budget) -> Result<Solution, NotCertified> {
+fn reference_within(t: MoveSet, share: Budget) -> Result<Solution, NotCertified> {
     let room = usize::try_from(share.bytes() / REFERENCE_BYTES_PER_VALUE).unwrap_or(usize::MAX);
-    let cap = long_cap(t.c);
+    let cap = long_cap(&t);
     reference::solve(&t.ruleset(), cap.min(room)).map_err(|mut e| {
         if room < cap {
             e.memory = Some(share.bytes());
@@ -242,26 +272,22 @@ fn reference_within(t: Triple, share: Budget) -> Result<Solution, NotCertified> 
     })
 }
 
-/// Refuses a scan whose triples may not fit `budget` on all threads at once: up to the
-/// envelope `c^2/2 + c + 64` of spec section 3.2 values of one triple per thread, with the
-/// reference's `reference_bytes` or the fast path's bytes per value. (Past the envelope a
-/// triple grows within its thread's share, and is reported if that is not enough.)
-pub fn check_memory(
-    filter: &TripleFilter,
-    reference: bool,
-    budget: Budget,
-) -> Result<(), OverBudget> {
+/// Refuses a scan whose sets may not fit `budget` on all threads at once: up to the envelope
+/// `c^2/2 + c + 64` (spec section 3.2 for triples; `c` the largest move) values of one set per
+/// thread, with the reference's `reference_bytes` or the fast path's bytes per value. (Past the
+/// envelope a set grows within its thread's share, and is reported if that is not enough.)
+pub fn check_memory(filter: &SetFilter, reference: bool, budget: Budget) -> Result<(), OverBudget> {
     let c = filter.c_max as usize;
     let threads = rayon::current_num_threads() as u64;
-    let envelope = (c * c / 2 + c + 64).min(long_cap(filter.c_max));
+    let envelope = c * c / 2 + c + 64;
     let per_thread = if reference {
         envelope as u64 * REFERENCE_BYTES_PER_VALUE
     } else {
-        TripleSolver::bytes(c, envelope)
+        solver_bytes(filter.moves, c, envelope)
     };
     budget.check(per_thread.saturating_mul(threads), || {
         format!(
-            "a scan with c up to {c} ({threads} threads, each holding up to {envelope} values of one triple)"
+            "a scan with largest moves up to {c} ({threads} threads, each holding up to {envelope} values of one set)"
         )
     })
 }
@@ -269,24 +295,25 @@ pub fn check_memory(
 /// Scans smaller than this many rulesets run on the CPU under `auto`: over in moments on either
 /// path, not worth a calibration.
 pub const CALIBRATE_FROM: u64 = 1 << 22;
-/// Triples a calibration times on each backend.
-pub const CALIBRATION_TRIPLES: usize = 1 << 16;
+/// Sets a calibration times on each backend.
+pub const CALIBRATION_SETS: usize = 1 << 16;
 
 /// The fast CPU path and the GPU timed on the same sample, for `auto` on a hardware adapter.
 #[derive(Clone, Copy, Debug)]
 pub struct Calibration {
-    pub triples: usize,
-    /// The sample's `c`: the largest of the scan, whose triples are most of its work.
+    pub sets: usize,
+    /// The sample's largest move `c`: the largest of the scan, whose sets are most of its
+    /// work.
     pub c: u32,
     pub cpu: std::time::Duration,
     pub gpu: std::time::Duration,
 }
 
 impl Calibration {
-    /// Times both backends on triples spread over the largest `c` of `filter` (`None` if it
-    /// has none), checking that they agree.
+    /// Times both backends on sets spread over the largest `c` of `filter` (`None` if it has
+    /// none), checking that they agree.
     pub fn run(
-        filter: &TripleFilter,
+        filter: &SetFilter,
         gpu: &SubtractionGpu<'_>,
         budget: Budget,
     ) -> Result<Option<Self>, ScanError> {
@@ -313,22 +340,22 @@ impl Calibration {
             }
         }
         Ok(Some(Calibration {
-            triples: sample.len(),
+            sets: sample.len(),
             c: filter.c_max,
             cpu,
             gpu: gpu_time,
         }))
     }
 
-    /// Up to [`CALIBRATION_TRIPLES`] triples spread evenly over the largest `c` of `filter`.
-    pub fn sample(filter: &TripleFilter) -> Vec<Triple> {
-        let top = TripleFilter {
+    /// Up to [`CALIBRATION_SETS`] sets spread evenly over the largest `c` of `filter`.
+    pub fn sample(filter: &SetFilter) -> Vec<MoveSet> {
+        let top = SetFilter {
             c_min: filter.c_max,
             ..filter.clone()
         };
-        let count = (top.count() as usize).max(1);
-        top.triples()
-            .step_by(count.div_ceil(CALIBRATION_TRIPLES))
+        let count = top.count().map_or(usize::MAX, |n| n as usize).max(1);
+        top.sets()
+            .step_by(count.div_ceil(CALIBRATION_SETS))
             .collect()
     }
 
@@ -341,8 +368,8 @@ impl fmt::Display for Calibration {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "{} triples with c = {}: gpu {:.1} ms, cpu {:.1} ms",
-            self.triples,
+            "{} sets with largest move {}: gpu {:.1} ms, cpu {:.1} ms",
+            self.sets,
             self.c,
             self.gpu.as_secs_f64() * 1e3,
             self.cpu.as_secs_f64() * 1e3
@@ -376,12 +403,24 @@ pub enum ScanError {
     },
 }
 
+/// Refuses the theory columns for sets of other than three moves: Manabe's paper, which they
+/// come from, is about triples.
+pub fn check_theory(filter: &SetFilter, theory: bool) -> Result<(), crate::InputError> {
+    match theory && filter.moves != 3 {
+        true => Err(crate::InputError(format!(
+            "the theory columns come from Manabe's paper, which is about three moves: drop --theory with --moves {}",
+            filter.moves
+        ))),
+        false => Ok(()),
+    }
+}
+
 /// What a scan does, beyond the backend.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct ScanOptions {
     #[serde(flatten)]
-    pub filter: TripleFilter,
-    /// Format, shard, chunk size (in triples), where the rows go.
+    pub filter: SetFilter,
+    /// Format, shard, chunk size (in sets), where the rows go.
     #[serde(flatten)]
     pub output: ScanOutput,
     /// Add the theory columns ([`TheoryColumns`]) to each row.
@@ -394,16 +433,16 @@ pub struct ScanOptions {
     pub budget: Budget,
 }
 
-/// The largest moves `c_max` a scan takes (`--c-max`).
-pub const C_MAX_RANGE: std::ops::RangeInclusive<i64> = 3..=100_000;
+/// The largest moves `c_max` a scan takes (`--c-max`, `--max-move`).
+pub const C_MAX_RANGE: std::ops::RangeInclusive<i64> = 2..=100_000;
 
 /// Default chunk size: large enough to fill a big GPU, small enough to checkpoint often.
 pub const DEFAULT_CHUNK_SIZE: u64 = 1 << 18;
 
-impl Tally<Triple, Solution> for ScanSummary {
+impl Tally<MoveSet, Solution> for ScanSummary {
     const COMMAND: &'static str = "nimseq sub scan";
-    fn add(&mut self, t: &Triple, s: &Solution) {
-        ScanSummary::add(self, *t, s);
+    fn add(&mut self, t: &MoveSet, s: &Solution) {
+        ScanSummary::add(self, t, s);
     }
 
     fn add_work(&mut self, part: &Self) {
@@ -412,7 +451,7 @@ impl Tally<Triple, Solution> for ScanSummary {
 }
 
 impl Scan for ScanOptions {
-    type Item = Triple;
+    type Item = MoveSet;
     type Solved = Solution;
     type Error = ScanError;
     const UNIT: &'static str = "rulesets";
@@ -430,17 +469,19 @@ impl Scan for ScanOptions {
     }
 
     fn count(&self) -> u64 {
-        self.filter.count()
+        self.filter
+            .count()
+            .expect("a checked filter counts within u64")
     }
 
-    fn items(&self, skip: u64) -> impl Iterator<Item = Triple> + '_ {
-        self.filter.triples().skip(skip as usize)
+    fn items(&self, skip: u64) -> impl Iterator<Item = MoveSet> + '_ {
+        self.filter.sets().skip(skip as usize)
     }
 
     fn header(&self) -> &'static str {
         match self.theory {
             true => THEORY_CSV_HEADER,
-            false => ScanRow::CSV_HEADER,
+            false => csv_header(self.filter.moves),
         }
     }
 
@@ -451,7 +492,7 @@ impl Scan for ScanOptions {
             true => Kind::U16,
             false => Kind::U32,
         };
-        let mut columns = vec![Column::required(moves); 3];
+        let mut columns = vec![Column::required(moves); self.filter.moves];
         columns.extend([Column::required(Kind::U32); 4]);
         if self.theory {
             columns.extend(THEORY_COLUMNS);
@@ -460,43 +501,47 @@ impl Scan for ScanOptions {
     }
 
     /// The moves must be `t`'s; the theory columns, made from the rest, are not read.
-    fn read_row(&self, t: &Triple, fields: &[Field<'_>]) -> Result<Solution, String> {
+    fn read_row(&self, t: &MoveSet, fields: &[Field<'_>]) -> Result<Solution, String> {
         let f = ReadFields::new(self.header(), fields)?;
-        let moves = [f.unsigned(0)?, f.unsigned(1)?, f.unsigned(2)?];
-        if moves != [t.a, t.b, t.c].map(u64::from) {
+        let k = t.k();
+        let moves = (0..k)
+            .map(|i| f.unsigned(i))
+            .collect::<Result<Vec<_>, _>>()?;
+        if moves
+            .iter()
+            .copied()
+            .ne(t.moves().iter().map(|&m| u64::from(m)))
+        {
+            let read: Vec<String> = moves.iter().map(u64::to_string).collect();
             return Err(format!(
-                "the row of {{{},{},{}}} where the scan has {} next",
-                moves[0],
-                moves[1],
-                moves[2],
-                t.ruleset()
+                "the row of {{{}}} where the scan has {t} next",
+                read.join(",")
             ));
         }
         let number = |i| f.unsigned(i).map(|n| n as usize);
         Ok(Solution {
-            period: number(3)?,
-            preperiod: number(4)?,
-            outcome_period: number(5)?,
-            outcome_preperiod: number(6)?,
+            period: number(k)?,
+            preperiod: number(k + 1)?,
+            outcome_period: number(k + 2)?,
+            outcome_preperiod: number(k + 3)?,
             // Not in the rows: the work of finding them.
             checked_len: 0,
         })
     }
 
-    fn fields(&self, triples: &[Triple], solutions: &[Solution], out: &mut dyn FnMut(Field<'_>)) {
-        for (&t, s) in triples.iter().zip(solutions) {
+    fn fields(&self, sets: &[MoveSet], solutions: &[Solution], out: &mut dyn FnMut(Field<'_>)) {
+        for (&t, s) in sets.iter().zip(solutions) {
             ScanRow::new(t, s, self.theory).fields(out);
         }
     }
 
     /// The rows formatted on all cores, `ROWS_PER_PIECE` a task.
-    fn rows(&self, triples: &[Triple], solutions: &[Solution]) -> io::Result<Vec<Vec<u8>>> {
-        triples
-            .par_chunks(ROWS_PER_PIECE)
+    fn rows(&self, sets: &[MoveSet], solutions: &[Solution]) -> io::Result<Vec<Vec<u8>>> {
+        sets.par_chunks(ROWS_PER_PIECE)
             .zip(solutions.par_chunks(ROWS_PER_PIECE))
-            .map(|(triples, solutions)| {
-                let mut text = Vec::with_capacity(triples.len() * 40);
-                for (&t, s) in triples.iter().zip(solutions) {
+            .map(|(sets, solutions)| {
+                let mut text = Vec::with_capacity(sets.len() * 40);
+                for (&t, s) in sets.iter().zip(solutions) {
                     self.output
                         .format
                         .write_row(&mut text, &ScanRow::new(t, s, self.theory))?;
@@ -524,16 +569,16 @@ impl<'a> SolveOn<Backend<'a>> for ScanOptions {
     fn solve(
         &self,
         backend: &Backend<'a>,
-        triples: &[Triple],
+        sets: &[MoveSet],
         _: &ProgressBar,
     ) -> Result<Vec<Solution>, ScanError> {
-        let solutions = backend.solve(triples, self.budget)?;
+        let solutions = backend.solve(sets, self.budget)?;
         if !matches!(backend, Backend::Reference) {
             let fraction = self
                 .verify_sample
                 .unwrap_or(backend.default_verify_sample());
             let share = self.budget.share(rayon::current_num_threads() as u64);
-            verify_sample(backend.name(), triples, &solutions, fraction, share)?;
+            verify_sample(backend.name(), sets, &solutions, fraction, share)?;
         }
         Ok(solutions)
     }
@@ -551,10 +596,10 @@ pub fn run_scan(
     ScanJob::<_, ScanSummary>::open(opts)?.run(backend, stdout)
 }
 
-/// Re-solves a random `fraction` of `triples` with the reference and compares.
+/// Re-solves a random `fraction` of `sets` with the reference and compares.
 fn verify_sample(
     backend: &'static str,
-    triples: &[Triple],
+    sets: &[MoveSet],
     solutions: &[Solution],
     fraction: f64,
     share: Budget,
@@ -562,10 +607,9 @@ fn verify_sample(
     let Some(sample) = Sample::new(fraction) else {
         return Ok(());
     };
-    triples
-        .par_iter()
+    sets.par_iter()
         .zip(solutions)
-        .filter(|(t, _)| sample.picks((t.a, t.b, t.c)))
+        .filter(|(t, _)| sample.picks(t.moves()))
         .try_for_each(|(t, got)| {
             let want = reference_within(*t, share)?;
             if want.key() == got.key() {
@@ -590,16 +634,8 @@ mod tests {
     /// binding reads), with and without the theory columns, for every triple with c <= 40.
     #[test]
     fn rows_spell_their_fields() {
-        let filter = TripleFilter {
-            c_min: 3,
-            c_max: 40,
-            a_min: 1,
-            a_max: None,
-            b_min: 2,
-            b_max: None,
-            primitive: false,
-        };
-        let triples: Vec<Triple> = filter.triples().collect();
+        let filter = SetFilter::up_to(40);
+        let triples: Vec<MoveSet> = filter.sets().collect();
         let solutions = Backend::Cpu
             .solve(&triples, Budget::from_flag(Some(1 << 30)))
             .unwrap();
@@ -607,7 +643,7 @@ mod tests {
             let header = if theory {
                 THEORY_CSV_HEADER
             } else {
-                ScanRow::CSV_HEADER
+                csv_header(3)
             };
             for (&t, s) in triples.iter().zip(&solutions) {
                 let row = ScanRow::new(t, s, theory);

@@ -4,8 +4,9 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
+use super::moveset::MoveSet;
+use super::scan::MOVE_NAMES;
 use super::solution::Solution;
-use super::triple::Triple;
 
 /// FNV-1a offset basis and prime exactly as the peer program `tests/data/sub_scan_naive.c` writes them. Its
 /// basis, 1469598103934665603, is the standard 14695981039346656037 with the last digit dropped;
@@ -18,18 +19,18 @@ const FNV_PRIME: u64 = 0x0000_0100_0000_01b3;
 pub struct ScanSummary {
     pub rulesets: u64,
     pub purely_periodic: u64,
-    /// Rulesets whose least period is `a+b`, `c+a`, `c+b`, or something else.
-    pub period_a_plus_b: u64,
-    pub period_c_plus_a: u64,
-    pub period_c_plus_b: u64,
+    /// Rulesets whose least period is each pair sum of the moves (in the order of
+    /// [`pair_names`]: for triples `a+b`, `c+a`, `c+b`), the first that it equals; and those
+    /// whose period is none of them.
+    pub period_pair_sums: Vec<u64>,
     pub period_other: u64,
     pub sum_period: u64,
     pub sum_preperiod: u64,
     /// Largest period and pre-period, with the first ruleset (in scan order) reaching them.
-    pub max_period: (u64, [u32; 3]),
-    pub max_preperiod: (u64, [u32; 3]),
-    /// FNV-1a over `(a, b, c, p, q)` of every row, each as a 32-bit word, in scan order; hex
-    /// in JSON, as in the text.
+    pub max_period: (u64, Vec<u32>),
+    pub max_preperiod: (u64, Vec<u32>),
+    /// FNV-1a over the moves, `p` and `q` of every row, each as a 32-bit word, in scan order
+    /// (for triples `(a, b, c, p, q)`, the peer's); hex in JSON, as in the text.
     #[serde(with = "crate::output::hex")]
     pub fnv: u64,
     /// Values computed to certify the rows (depends on the backend's search, unlike the rest).
@@ -41,53 +42,102 @@ impl Default for ScanSummary {
         ScanSummary {
             rulesets: 0,
             purely_periodic: 0,
-            period_a_plus_b: 0,
-            period_c_plus_a: 0,
-            period_c_plus_b: 0,
+            period_pair_sums: Vec::new(),
             period_other: 0,
             sum_period: 0,
             sum_preperiod: 0,
-            max_period: (0, [0; 3]),
-            max_preperiod: (0, [0; 3]),
+            max_period: (0, Vec::new()),
+            max_preperiod: (0, Vec::new()),
             fnv: FNV_OFFSET,
             values: 0,
         }
     }
 }
 
+/// The pairs of `k` moves, by index, in the order the solvers watch their sums: `(i, j)` with
+/// `i < j`, lexicographic.
+pub fn pairs(k: usize) -> impl Iterator<Item = (usize, usize)> {
+    (0..k).flat_map(move |i| (i + 1..k).map(move |j| (i, j)))
+}
+
+/// The pair sums of `k` moves in words, the largest move first where it takes part (for triples
+/// `a+b`, `c+a`, `c+b`, as Manabe's paper writes them).
+pub fn pair_names(k: usize) -> Vec<String> {
+    pairs(k)
+        .map(|(i, j)| match j == k - 1 {
+            true => format!("{}+{}", MOVE_NAMES[j], MOVE_NAMES[i]),
+            false => format!("{}+{}", MOVE_NAMES[i], MOVE_NAMES[j]),
+        })
+        .collect()
+}
+
 impl ScanSummary {
     /// Adds one row; rows must come in scan order for the checksum to match the peer's.
-    pub fn add(&mut self, t: Triple, s: &Solution) {
+    pub fn add(&mut self, t: &MoveSet, s: &Solution) {
         let (p, q) = (s.period as u64, s.preperiod as u64);
-        let (a, b, c) = (u64::from(t.a), u64::from(t.b), u64::from(t.c));
+        let moves = t.moves();
         self.rulesets += 1;
         self.purely_periodic += u64::from(q == 0);
-        match p {
-            _ if p == a + b => self.period_a_plus_b += 1,
-            _ if p == c + a => self.period_c_plus_a += 1,
-            _ if p == c + b => self.period_c_plus_b += 1,
-            _ => self.period_other += 1,
+        let k = moves.len();
+        if self.period_pair_sums.is_empty() {
+            self.period_pair_sums = vec![0; k * (k - 1) / 2];
+        }
+        // The first pair sum p equals, in the order of `pairs` (plain loops: this runs once a
+        // row on the writer's thread).
+        let mut class = 0;
+        'pairs: for i in 0..k {
+            for j in i + 1..k {
+                if u64::from(moves[i]) + u64::from(moves[j]) == p {
+                    break 'pairs;
+                }
+                class += 1;
+            }
+        }
+        match self.period_pair_sums.get_mut(class) {
+            Some(n) => *n += 1,
+            None => self.period_other += 1,
         }
         self.sum_period += p;
         self.sum_preperiod += q;
         self.values += s.checked_len as u64;
         if p > self.max_period.0 {
-            self.max_period = (p, [t.a, t.b, t.c]);
+            self.max_period = (p, moves.to_vec());
         }
         if q > self.max_preperiod.0 {
-            self.max_preperiod = (q, [t.a, t.b, t.c]);
+            self.max_preperiod = (q, moves.to_vec());
         }
         // The peer XORs each field as a C `unsigned` (32 bits) into the 64-bit hash.
-        for field in [a, b, c, p, q] {
-            self.fnv ^= field & 0xFFFF_FFFF;
-            self.fnv = self.fnv.wrapping_mul(FNV_PRIME);
+        for &m in moves {
+            self.hash(u64::from(m));
         }
+        self.hash(p);
+        self.hash(q);
     }
 
-    /// The peer's own summary line, for a side-by-side comparison.
+    /// Takes one field into the checksum.
+    #[inline(always)]
+    fn hash(&mut self, field: u64) {
+        self.fnv ^= field & 0xFFFF_FFFF;
+        self.fnv = self.fnv.wrapping_mul(FNV_PRIME);
+    }
+
+    /// The move count of the rows, from the number of pair sums: `k (k - 1) / 2` (0 before
+    /// the first row).
+    fn moves(&self) -> usize {
+        (2..=MOVE_NAMES.len())
+            .find(|k| k * (k - 1) / 2 == self.period_pair_sums.len())
+            .unwrap_or(0)
+    }
+
+    /// The peer's own summary line, for a side-by-side comparison (the peer's words for
+    /// triples, `sets=` for other move counts).
     pub fn peer_line(&self) -> String {
         format!(
-            "triples={} purely_periodic={} sum_p={} sum_q={} max_p={} max_q={} fnv={:016x}",
+            "{}={} purely_periodic={} sum_p={} sum_q={} max_p={} max_q={} fnv={:016x}",
+            match self.moves() {
+                0 | 3 => "triples",
+                _ => "sets",
+            },
             self.rulesets,
             self.purely_periodic,
             self.sum_period,
@@ -102,22 +152,25 @@ impl ScanSummary {
 impl fmt::Display for ScanSummary {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         // The first ruleset reaching an extreme, none while the extreme is still 0.
-        let at = |(value, t): (u64, [u32; 3])| {
-            if value == 0 {
+        let at = |(value, t): &(u64, Vec<u32>)| {
+            if *value == 0 {
                 "0".to_string()
             } else {
-                format!("{value} at {{{},{},{}}}", t[0], t[1], t[2])
+                let moves: Vec<String> = t.iter().map(u32::to_string).collect();
+                format!("{value} at {{{}}}", moves.join(","))
             }
         };
         writeln!(f, "rulesets:          {}", self.rulesets)?;
         writeln!(f, "purely periodic:   {}", self.purely_periodic)?;
-        writeln!(
-            f,
-            "period classes:    a+b {}, c+a {}, c+b {}, other {}",
-            self.period_a_plus_b, self.period_c_plus_a, self.period_c_plus_b, self.period_other
-        )?;
-        writeln!(f, "max period:        {}", at(self.max_period))?;
-        writeln!(f, "max pre-period:    {}", at(self.max_preperiod))?;
+        let mut classes: Vec<String> = pair_names(self.moves())
+            .iter()
+            .zip(&self.period_pair_sums)
+            .map(|(name, n)| format!("{name} {n}"))
+            .collect();
+        classes.push(format!("other {}", self.period_other));
+        writeln!(f, "period classes:    {}", classes.join(", "))?;
+        writeln!(f, "max period:        {}", at(&self.max_period))?;
+        writeln!(f, "max pre-period:    {}", at(&self.max_preperiod))?;
         write!(f, "checksum:          {}", self.peer_line())
     }
 }

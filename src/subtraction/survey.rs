@@ -1,20 +1,21 @@
-//! The theory checks 1-8 of `docs/subtraction.md` ("What `survey` checks"), tallied over a
-//! scan's rows.
+//! A survey of a scan's rows: the distribution of periods and pre-periods for any move count,
+//! and for triples the theory checks 1-8 of `docs/subtraction.md` ("What `survey` checks").
 //!
 //! Every check counts the rulesets it applies to and those that hold, and keeps the first
 //! [`MAX_LISTED`] failures (all are counted). A failure of Theorem 32, Theorem 34 or Proposition 53
 //! contradicts a proved theorem: it is a bug in nimseq (or the spec), reported loudly.
 
+use std::collections::BTreeMap;
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
+use super::moveset::{MoveSet, Triple};
 use super::solution::Solution;
 use super::summary::ScanSummary;
 use super::theory::base::Base;
 use super::theory::predict::{Prediction, predict};
 use super::theory::{additive_period, gcd};
-use super::triple::Triple;
 use crate::output::scan::Tally;
 
 /// Failures kept per check; the count covers all of them.
@@ -45,10 +46,15 @@ impl Check {
     }
 }
 
-/// Every check of `docs/subtraction.md` (1-8) over a scan, plus the scan's own totals.
+/// The distributions of a scan's periods and pre-periods, every check of
+/// `docs/subtraction.md` (1-8) where the sets are triples (none applies to other move counts),
+/// and the scan's own totals.
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct Survey {
     pub summary: ScanSummary,
+    /// How many rulesets have each least period, and each pre-period.
+    pub periods: BTreeMap<u64, u64>,
+    pub preperiods: BTreeMap<u64, u64>,
     /// Item 1, proved direction: covered (primitive, non-additive, a >= 2) => q = 0 and p equals
     /// the least admissible candidate. A failure is a bug.
     pub theorem_32: Check,
@@ -91,13 +97,24 @@ fn pair_sum_gcd(t: Triple, p: usize) -> usize {
         .fold(0, gcd)
 }
 
-impl Tally<Triple, Solution> for Survey {
+impl Tally<MoveSet, Solution> for Survey {
     const COMMAND: &'static str = "nimseq sub survey";
     fn add_work(&mut self, part: &Self) {
-        Tally::<Triple, Solution>::add_work(&mut self.summary, &part.summary);
+        Tally::<MoveSet, Solution>::add_work(&mut self.summary, &part.summary);
     }
-    fn add(&mut self, &t: &Triple, s: &Solution) {
-        self.summary.add(t, s);
+    fn add(&mut self, set: &MoveSet, s: &Solution) {
+        self.summary.add(set, s);
+        *self.periods.entry(s.period as u64).or_default() += 1;
+        *self.preperiods.entry(s.preperiod as u64).or_default() += 1;
+        if let Some(t) = set.triple() {
+            self.check(t, s);
+        }
+    }
+}
+
+impl Survey {
+    /// The theory checks of one triple.
+    fn check(&mut self, t: Triple, s: &Solution) {
         let (a, b, c) = (t.a as usize, t.b as usize, t.c as usize);
         let (p, q, p0, q0) = (s.period, s.preperiod, s.outcome_period, s.outcome_preperiod);
         let found = || format!("p = {p}, q = {q}, p0 = {p0}, q0 = {q0}");
@@ -180,9 +197,7 @@ impl Tally<Triple, Solution> for Survey {
             self.moriwaki.record(q > 0, t, found);
         }
     }
-}
 
-impl Survey {
     /// The checks in report order, with their names and whether a failure is a bug.
     pub fn checks(&self) -> Vec<(&'static str, &Check, bool)> {
         vec![
@@ -261,8 +276,18 @@ impl Survey {
     }
 }
 
-impl fmt::Display for Survey {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+/// Most common periods the text report lists.
+const COMMON_LISTED: usize = 12;
+
+impl Survey {
+    /// Whether the rows were triples, the sets the checks speak of (every check applies to
+    /// some triple of any scan).
+    fn of_triples(&self) -> bool {
+        self.summary.period_pair_sums.len() == 3
+    }
+
+    /// The theory checks as a table, their failures listed.
+    fn write_checks(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(
             f,
             "{:<52} {:>12} {:>12} {:>8}",
@@ -300,6 +325,48 @@ impl fmt::Display for Survey {
                 }
             }
         }
+        writeln!(f)
+    }
+
+    /// The distributions in a few lines: the most common periods, and the pre-periods by
+    /// powers of two (the whole of both is in the JSON).
+    fn write_distributions(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let total = self.summary.rulesets.max(1) as f64;
+        let share = |n: u64| 100.0 * n as f64 / total;
+        let mut common: Vec<(u64, u64)> = self.periods.iter().map(|(&p, &n)| (p, n)).collect();
+        common.sort_by_key(|&(p, n)| (std::cmp::Reverse(n), p));
+        writeln!(
+            f,
+            "distinct periods:  {} (the most common below)",
+            self.periods.len()
+        )?;
+        for (p, n) in common.into_iter().take(COMMON_LISTED) {
+            writeln!(f, "  period {p:>8}: {n:>12} ({:.2}%)", share(n))?;
+        }
+        writeln!(f, "pre-periods:")?;
+        // Buckets 0, 1, [2, 4), [4, 8), ...
+        let mut buckets: BTreeMap<u32, u64> = BTreeMap::new();
+        for (&q, &n) in &self.preperiods {
+            *buckets.entry(u64::BITS - q.leading_zeros()).or_default() += n;
+        }
+        for (bits, n) in buckets {
+            let range = match bits {
+                0 => "0".to_string(),
+                1 => "1".to_string(),
+                _ => format!("{}..{}", 1u64 << (bits - 1), (1u64 << bits) - 1),
+            };
+            writeln!(f, "  q in {range:>13}: {n:>12} ({:.2}%)", share(n))?;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Display for Survey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.of_triples() {
+            self.write_checks(f)?;
+        }
+        self.write_distributions(f)?;
         write!(f, "\n{}", self.summary)
     }
 }
@@ -324,9 +391,9 @@ mod tests {
     fn failures_are_counted_listed_and_bugs_flagged() {
         let mut survey = Survey::default();
         // {3,8,13} is covered with p = 16, q = 0 (spec 2.2): feed a wrong period.
-        survey.add(&Triple { a: 3, b: 8, c: 13 }, &solution(17, 0));
+        survey.add(&Triple { a: 3, b: 8, c: 13 }.into(), &solution(17, 0));
         // {3,8,12} is uncovered: pretend it were purely periodic.
-        survey.add(&Triple { a: 3, b: 8, c: 12 }, &solution(5, 0));
+        survey.add(&Triple { a: 3, b: 8, c: 12 }.into(), &solution(5, 0));
         assert_eq!(survey.theorem_32.failed(), 1);
         assert_eq!(survey.conjecture_50.failed(), 1);
         assert_eq!(survey.bugs(), 1);

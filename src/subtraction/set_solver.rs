@@ -1,51 +1,60 @@
-//! The fast CPU path for three-move sets, the work of a scan: values in two binary planes, every
+//! The fast CPU path of a scan, for sets of 2 to 7 moves: values in binary bit planes, every
 //! candidate period compared with every new word, no branch that depends on the values.
 //!
 //! # Values
-//! A triple's values are at most 3, so two planes hold them in binary (bit `x` of plane `j` is bit
-//! `j` of `G(x)`): a window of 64 values is two words, against three in the one-hot planes of
-//! [`super::planes`], and equal values are equal bits. Positions below 0 hold 3: a move there
-//! offers 3, which never changes the mex of three options, just as an illegal move offers
-//! nothing. The mex of 64 positions at once follows from what the options offer
-//! ([`RowMath::add`], [`RowMath::mex`], portable or AVX-512); positions `[x, x + a)` depend only
-//! on positions below `x`, so a word with moves below 64 is computed in passes, as in
-//! [`super::planes`].
+//! A `K`-move set's values are at most `K`, so `P = ceil(log2(K + 1))` planes hold them in
+//! binary (bit `x` of plane `j` is bit `j` of `G(x)`): 2 planes for `K <= 3`, 3 up to `K = 7`.
+//! A window of 64 values is `P` words, against `K` in the one-hot planes of [`super::planes`],
+//! and equal values are equal bits. Positions below 0 hold `2^P - 1`, which never changes the mex
+//! of `K` options ([`super::row_math::none`]), just as an illegal move offers nothing. The mex of
+//! 64 positions at once follows from what the options offer ([`RowMath::add`],
+//! [`RowMath::mex`], portable for any `P` and `K`, or AVX-512 for three moves); positions
+//! `[x, x + a)` depend only on positions below `x`, so a word with moves below 64 is computed in
+//! passes, as in [`super::planes`]. The move count and the plane count are constants of the
+//! compiled loop, one instance per `K`, all from this one source.
 //!
 //! # Periods
-//! For each candidate `P` (the pair sums, where Ward's conjecture puts the nim period for every
-//! `c <= 250`, and the period of Theorem 34 when `c = a + b`), each new word is compared with the
-//! values `P` earlier, and `clean_from` stays one past the last position that differs. Once the
-//! `c` values from there are computed, `P` is a proved eventual period ([`crate::period`]) and the
-//! pre-period is `clean_from - P`. That costs one window (two words) a candidate a word, and no
-//! branch a mismatch decides: in a pre-period the mismatches come at random, and the earlier
-//! watch of one candidate at a time mispredicted 22.7 M branches in a `c <= 200` scan (8.2 M
-//! here), about a sixth of its time. Candidates are hints only: the least period is
-//! then the least matching divisor, and a full search runs from the envelope `c^2/2 + c + 64` on
-//! (spec section 3.2), so a triple that breaks every hint is still solved exactly.
+//! For each candidate `P` (the pair sums of the moves, where Ward's conjecture puts the nim
+//! period of every triple with `c <= 250`, and for three moves the period of Theorem 34 when
+//! `c = a + b`), each new word is compared with the values `P` earlier, and `clean_from` stays
+//! one past the last position that differs. Once the `c` values from there are computed (`c`
+//! the largest move), `P` is a proved eventual period ([`crate::period`]) and the pre-period is
+//! `clean_from - P`. That costs one window a candidate a word, and no branch a mismatch decides:
+//! in a pre-period the mismatches come at random, and the earlier watch of one candidate at a
+//! time mispredicted 22.7 M branches in a `c <= 200` scan (8.2 M here), about a sixth of its
+//! time. Candidates are hints only: the least period is then the least matching divisor, and a
+//! full search over every period runs from `c^2/2 + c + 64` values on (the envelope of spec
+//! section 3.2 for triples) and at every doubling after, so a set that breaks every hint is
+//! still solved exactly, only later.
 //!
-//! Below `c` a triple's values are those of the game `{a, b}`: [`solve_triples`] computes those
-//! words once for all the triples of a pair.
+//! # What stays with three moves
+//! The additive candidate (Theorem 34 for `c = a + b`) is a theorem on triples: other move
+//! counts have no such closed form, and rely on the pair sums and the full search. The words
+//! below `c` of a triple are those of the game `{a, b}`, computed once for all the triples of a
+//! pair ([`solve_sets`]): a dense index of the pairs makes that cheap; sets of more moves share
+//! a longer prefix, which no dense index covers, and compute their own. The envelope applies to
+//! every move count: it only says when the full search first runs, never what is proved.
 
 use rayon::prelude::*;
 
+use super::moveset::MoveSet;
 use super::planes::last_difference;
 #[cfg(target_arch = "x86_64")]
 use super::row_math::Avx512;
-use super::row_math::{NONE, Portable, Row, RowMath};
+use super::row_math::{Portable, Row, RowMath, none, planes_for};
 use super::solution::{FullSearch, NotCertified, Settled, Solution};
 use super::theory;
-use super::triple::Triple;
 use crate::memory::Budget;
 use crate::period::{Period, ShiftCompare, least_period};
 
 /// Where the window `shift` back from a word starts: `rows` rows back, at bit `bit`.
 #[derive(Clone, Copy)]
-struct Back<M: RowMath> {
+struct Back<const P: usize, M: RowMath<P>> {
     rows: usize,
     bit: M::Count,
 }
 
-impl<M: RowMath> Back<M> {
+impl<const P: usize, M: RowMath<P>> Back<P, M> {
     fn new(m: M, shift: usize) -> Self {
         let rows = shift.div_ceil(64);
         Back {
@@ -60,7 +69,12 @@ impl<M: RowMath> Back<M> {
 /// # Safety
 /// `at.rows <= row < rows.len()`.
 #[inline(always)]
-unsafe fn window<M: RowMath>(m: M, rows: &[Row], row: usize, at: Back<M>) -> M::Reg {
+unsafe fn window<const P: usize, M: RowMath<P>>(
+    m: M,
+    rows: &[Row<P>],
+    row: usize,
+    at: Back<P, M>,
+) -> M::Reg {
     debug_assert!(at.rows <= row && row < rows.len());
     // SAFETY: row - at.rows and the row after it, at most `row`, exist (contract above).
     let (lo, hi) = unsafe {
@@ -76,15 +90,15 @@ unsafe fn window<M: RowMath>(m: M, rows: &[Row], row: usize, at: Back<M>) -> M::
 const UNTESTED_PASSES: usize = 8;
 
 /// A sorted set of `K` moves, `NEAR` of them below 64, as a word computation needs it.
-struct Moves<M: RowMath, const K: usize> {
+struct Moves<const P: usize, M: RowMath<P>, const K: usize> {
     /// Each move as a shift within a word (the near ones) and as a window (the others).
     near: [M::Count; K],
-    backs: [Back<M>; K],
+    backs: [Back<P, M>; K],
     /// Passes a word needs from an arbitrary start: each makes `min S` more positions final.
     passes: usize,
 }
 
-impl<M: RowMath, const K: usize> Moves<M, K> {
+impl<const P: usize, M: RowMath<P>, const K: usize> Moves<P, M, K> {
     fn new(m: M, moves: [u32; K]) -> Self {
         Moves {
             near: moves.map(|s| m.count(s % 64)),
@@ -102,7 +116,7 @@ impl<M: RowMath, const K: usize> Moves<M, K> {
     unsafe fn push_word<const NEAR: usize>(
         &self,
         m: M,
-        rows: &mut [Row],
+        rows: &mut [Row<P>],
         row: usize,
         prev: M::Reg,
         start: M::Reg,
@@ -171,15 +185,15 @@ impl<M: RowMath, const K: usize> Moves<M, K> {
 
 /// A candidate period `p` under watch.
 #[derive(Clone, Copy)]
-struct Watch<M: RowMath> {
+struct Watch<const P: usize, M: RowMath<P>> {
     p: usize,
-    back: Back<M>,
+    back: Back<P, M>,
     /// One past the last `y >= p` with `G(y) != G(y - p)` so far, `p` if none: the
     /// pre-period once `p` is proved.
     clean_from: usize,
 }
 
-impl<M: RowMath> Watch<M> {
+impl<const P: usize, M: RowMath<P>> Watch<P, M> {
     fn new(m: M, p: usize) -> Self {
         Watch {
             p,
@@ -193,7 +207,7 @@ impl<M: RowMath> Watch<M> {
     /// # Safety
     /// As [`window`] with `self.back`.
     #[inline(always)]
-    unsafe fn compare(&mut self, m: M, rows: &[Row], row: usize, x: usize, cur: M::Reg) {
+    unsafe fn compare(&mut self, m: M, rows: &[Row<P>], row: usize, x: usize, cur: M::Reg) {
         // SAFETY: the caller's.
         let was = unsafe { window(m, rows, row, self.back) };
         let differ = m.differ(cur, was);
@@ -206,10 +220,25 @@ impl<M: RowMath> Watch<M> {
     }
 }
 
-/// A reusable workspace: one per thread.
-pub struct TripleSolver {
-    /// Pad rows, then the values of the last triple solved, then rows of no meaning.
-    rows: Vec<Row>,
+/// The pair sums of `K` moves, `s_i + s_j` for `i < j` in that order (for triples `a + b`,
+/// `a + c`, `b + c`): the last is the sum of the two largest.
+fn pair_sums<const K: usize, const PAIRS: usize>(moves: [u32; K]) -> [usize; PAIRS] {
+    let mut sums = [0; PAIRS];
+    let mut n = 0;
+    for i in 0..K {
+        for j in i + 1..K {
+            sums[n] = (moves[i] + moves[j]) as usize;
+            n += 1;
+        }
+    }
+    debug_assert_eq!(n, PAIRS);
+    sums
+}
+
+/// A reusable workspace for sets whose values fit `P` planes: one per thread.
+pub struct SetSolver<const P: usize> {
+    /// Pad rows, then the values of the last set solved, then rows of no meaning.
+    rows: Vec<Row<P>>,
     /// Its number of pad rows and of values computed.
     pad: usize,
     len: usize,
@@ -219,14 +248,17 @@ pub struct TripleSolver {
     by_memory: bool,
     /// Values the rows past the pad hold room for (with the row after them).
     room: usize,
-    /// The faster math, where the CPU has it.
+    /// The faster math for three moves, where the CPU has it.
     #[cfg(target_arch = "x86_64")]
     avx512: Option<Avx512>,
 }
 
-impl Default for TripleSolver {
+/// The solver of triples: two planes.
+pub type TripleSolver = SetSolver<2>;
+
+impl<const P: usize> Default for SetSolver<P> {
     fn default() -> Self {
-        TripleSolver {
+        SetSolver {
             rows: Vec::new(),
             pad: 0,
             len: 0,
@@ -239,54 +271,72 @@ impl Default for TripleSolver {
     }
 }
 
-impl TripleSolver {
-    /// A solver whose values stay within `budget`: a triple that would need more is not
+/// What a solver holds for a set of `k` moves with largest move `c` at `len` values: its pad
+/// (at most the two largest moves, `< 2c`), the words and the row after them.
+pub fn solver_bytes(k: usize, c: usize, len: usize) -> u64 {
+    let rows = (2 * c).div_ceil(64) + 1 + len.div_ceil(64) + 1;
+    (rows * 8 * planes_for(k)) as u64
+}
+
+impl<const P: usize> SetSolver<P>
+where
+    Self: MoveCounts<P>,
+{
+    /// A solver whose values stay within `budget`: a set that would need more is not
     /// certified, with the budget named.
     pub fn within(budget: Budget) -> Self {
-        TripleSolver {
-            max_rows: usize::try_from(budget.bytes() / size_of::<Row>() as u64)
+        SetSolver {
+            max_rows: usize::try_from(budget.bytes() / size_of::<Row<P>>() as u64)
                 .unwrap_or(usize::MAX),
-            ..TripleSolver::default()
+            ..SetSolver::default()
         }
-    }
-
-    /// What a solver holds for a triple of largest move `c` at `len` values: its pad (at most
-    /// `b + c < 2c`), the words and the row after them.
-    pub fn bytes(c: usize, len: usize) -> u64 {
-        let rows = (2 * c).div_ceil(64) + 1 + len.div_ceil(64) + 1;
-        rows as u64 * size_of::<Row>() as u64
     }
 
     /// A solver that uses the portable math on any CPU, to test it where a faster one exists.
     #[cfg(test)]
     fn portable() -> Self {
-        TripleSolver {
+        SetSolver {
             #[cfg(target_arch = "x86_64")]
             avx512: None,
-            ..TripleSolver::default()
+            ..SetSolver::default()
         }
     }
 
-    /// Solves `{a, b, c}`, looking at no more than about `max_len` values.
-    pub fn solve(&mut self, t: Triple, max_len: usize) -> Result<Solution, NotCertified> {
-        self.solve_after(t, &[], max_len)
-    }
-
-    /// [`Self::solve`] starting from `below`, the first words of the game `{a, b}` (at most
-    /// `c / 64`: the move `c` is not legal there), which the caller vouches for.
-    fn solve_after(
+    /// Solves `set`, looking at no more than about `max_len` values.
+    ///
+    /// # Panics
+    /// If the set's values do not fit `P` planes.
+    pub fn solve(
         &mut self,
-        t: Triple,
-        below: &[Row],
+        set: impl Into<MoveSet>,
         max_len: usize,
     ) -> Result<Solution, NotCertified> {
-        debug_assert!(below.len() <= t.c as usize / 64);
+        self.solve_after(set.into(), &[], max_len)
+    }
+
+    /// [`Self::solve`] starting from `below`, the first words of the game of all moves but the
+    /// largest, `c` (at most `c / 64`: the move `c` is not legal there), which the caller
+    /// vouches for.
+    fn solve_after(
+        &mut self,
+        set: MoveSet,
+        below: &[Row<P>],
+        max_len: usize,
+    ) -> Result<Solution, NotCertified> {
+        debug_assert!(below.len() <= set.largest() as usize / 64);
+        assert_eq!(planes_for(set.k()), P, "{set}: values in {P} planes");
         #[cfg(target_arch = "x86_64")]
         {
-            if let Some(m) = self.avx512 {
+            if let (Some(m), Some(rows)) = (self.avx512, self.as_two_planes())
+                && set.k() == 3
+            {
                 // SAFETY: an `Avx512` exists only where the CPU has AVX-512 F, VL and VBMI2,
-                // BMI1, BMI2 and LZCNT (`Avx512::detect`).
-                return unsafe { self.solve_avx512(m, t, below, max_len) };
+                // BMI1, BMI2 and LZCNT (`Avx512::detect`); a triple's rows are two planes.
+                // SAFETY: P = 2 here (the solver is a `SetSolver<2>`): the same type.
+                let below = unsafe {
+                    std::slice::from_raw_parts(below.as_ptr().cast::<Row<2>>(), below.len())
+                };
+                return unsafe { rows.solve_avx512(m, set, below, max_len) };
             }
             if std::arch::is_x86_feature_detected!("bmi1")
                 && std::arch::is_x86_feature_detected!("bmi2")
@@ -294,23 +344,16 @@ impl TripleSolver {
             {
                 // SAFETY: the CPU has BMI1, BMI2 and LZCNT, all the clone is compiled for,
                 // checked just above.
-                return unsafe { self.solve_bmi2(t, below, max_len) };
+                return unsafe { self.solve_bmi2(set, below, max_len) };
             }
         }
-        self.solve_with(Portable, t, below, max_len)
+        self.solve_portable(set, below, max_len)
     }
 
-    /// [`Self::solve`] compiled for AVX-512: a row in one register ([`Avx512`]).
+    /// The solver as one of two planes, where it is one.
     #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx512f,avx512vl,avx512vbmi2,bmi1,bmi2,lzcnt")]
-    fn solve_avx512(
-        &mut self,
-        m: Avx512,
-        t: Triple,
-        below: &[Row],
-        max_len: usize,
-    ) -> Result<Solution, NotCertified> {
-        self.solve_with(m, t, below, max_len)
+    fn as_two_planes(&mut self) -> Option<&mut SetSolver<2>> {
+        (&mut *self as &mut dyn std::any::Any).downcast_mut::<SetSolver<2>>()
     }
 
     /// [`Self::solve`] compiled for BMI2: the loops shift by variable amounts, one instruction
@@ -319,50 +362,60 @@ impl TripleSolver {
     #[target_feature(enable = "bmi1,bmi2,lzcnt")]
     fn solve_bmi2(
         &mut self,
-        t: Triple,
-        below: &[Row],
+        set: MoveSet,
+        below: &[Row<P>],
         max_len: usize,
     ) -> Result<Solution, NotCertified> {
-        self.solve_with(Portable, t, below, max_len)
+        self.solve_portable(set, below, max_len)
     }
 
     #[inline(always)]
-    fn solve_with<M: RowMath>(
+    fn solve_with<M: RowMath<P>, const K: usize, const PAIRS: usize>(
         &mut self,
         m: M,
-        t: Triple,
-        below: &[Row],
+        set: MoveSet,
+        below: &[Row<P>],
         max_len: usize,
     ) -> Result<Solution, NotCertified> {
+        let moves: [u32; K] = set.moves().try_into().expect("K moves");
         // The count of moves below 64 fixed once per set, so that the word loops unroll.
-        let solved = match [t.a, t.b, t.c].iter().filter(|&&s| s < 64).count() {
-            0 => self.solve_near::<M, 0>(m, t, below, max_len),
-            1 => self.solve_near::<M, 1>(m, t, below, max_len),
-            2 => self.solve_near::<M, 2>(m, t, below, max_len),
-            _ => self.solve_near::<M, 3>(m, t, below, max_len),
+        let solved = match moves.iter().filter(|&&s| s < 64).count() {
+            0 => self.solve_near::<M, K, PAIRS, 0>(m, moves, below, max_len),
+            1 => self.solve_near::<M, K, PAIRS, 1>(m, moves, below, max_len),
+            2 => self.solve_near::<M, K, PAIRS, 2>(m, moves, below, max_len),
+            3 => self.solve_near::<M, K, PAIRS, 3>(m, moves, below, max_len),
+            4 => self.solve_near::<M, K, PAIRS, 4>(m, moves, below, max_len),
+            5 => self.solve_near::<M, K, PAIRS, 5>(m, moves, below, max_len),
+            6 => self.solve_near::<M, K, PAIRS, 6>(m, moves, below, max_len),
+            _ => self.solve_near::<M, K, PAIRS, 7>(m, moves, below, max_len),
         };
         solved.ok_or_else(|| NotCertified {
-            set: t.ruleset(),
+            set: set.ruleset(),
             len: self.len,
             memory: self
                 .by_memory
-                .then_some(self.max_rows as u64 * size_of::<Row>() as u64),
+                .then_some(self.max_rows as u64 * size_of::<Row<P>>() as u64),
         })
     }
 
     #[inline(always)]
-    fn solve_near<M: RowMath, const NEAR: usize>(
+    fn solve_near<M: RowMath<P>, const K: usize, const PAIRS: usize, const NEAR: usize>(
         &mut self,
         m: M,
-        t: Triple,
-        below: &[Row],
+        moves: [u32; K],
+        below: &[Row<P>],
         max_len: usize,
     ) -> Option<Solution> {
-        let (a, b, c) = (t.a as usize, t.b as usize, t.c as usize);
-        let set = Moves::new(m, [t.a, t.b, t.c]);
-        let mut watches = [a + b, a + c, b + c].map(|p| Watch::new(m, p));
+        // More near moves than moves: an instance the match above never calls.
+        if NEAR > K {
+            return None;
+        }
+        let c = moves[K - 1] as usize;
+        let set = Moves::new(m, moves);
+        let sums = pair_sums::<K, PAIRS>(moves);
+        let mut watches = sums.map(|p| Watch::new(m, p));
         // Pad rows: every move and pair sum reads existing rows from the first word on.
-        self.pad = (b + c).div_ceil(64) + 1;
+        self.pad = sums[PAIRS - 1].div_ceil(64) + 1;
         // What the memory allowed holds, less the pad and the row after the last word.
         let room = self
             .max_rows
@@ -370,29 +423,35 @@ impl TripleSolver {
             .saturating_mul(64);
         self.by_memory = room < max_len;
         let max_len = max_len.min(room);
-        // Rows past the given words keep what the last triple left there: each is written
+        // Rows past the given words keep what the last set left there: each is written
         // before it is read as a value.
         let mut search = FullSearch::new(c * c / 2 + c + 64, max_len);
         self.make_room(64 * (below.len() + 1));
         let known = self.pad + below.len();
-        self.rows[..self.pad].fill(NONE);
+        self.rows[..self.pad].fill(none());
         self.rows[self.pad..known].copy_from_slice(below);
         self.len = 64 * below.len();
-        // The additive period, watched from the first word whose window reaches position -64
-        // (it may exceed the pad).
-        let mut additive = (c == a + b).then(|| Watch::new(m, theory::additive_period(a, b)));
+        // The additive period of a triple, watched from the first word whose window reaches
+        // position -64 (it may exceed the pad).
+        let mut additive = (K == 3 && c == (moves[0] + moves[1]) as usize).then(|| {
+            Watch::new(
+                m,
+                theory::additive_period(moves[0] as usize, moves[1] as usize),
+            )
+        });
         let mut prev = m.load(self.rows[self.pad + self.len / 64 - 1]);
         loop {
             let row = self.pad + self.len / 64;
             // The start of the passes (the third pass and on are needed only for a < 32; a
-            // wrong start costs passes only): the values b + c earlier. Choosing the pair sum
-            // that has held longest instead put the last word's comparisons, and for a + b
-            // the last word itself, before the passes could start: 14% slower in all.
+            // wrong start costs passes only): the values the largest pair sum earlier.
+            // Choosing the pair sum that has held longest instead put the last word's
+            // comparisons, and for a + b the last word itself, before the passes could start:
+            // 14% slower in all.
             let start = if NEAR > 0 && set.passes > 2 {
                 // SAFETY: the pad covers every pair sum.
-                unsafe { window(m, &self.rows, row, watches[2].back) }
+                unsafe { window(m, &self.rows, row, watches[PAIRS - 1].back) }
             } else {
-                m.load([0, 0])
+                m.load([0; P])
             };
             // SAFETY: the pad covers the largest move; rows up to `row + 1` exist.
             let cur = unsafe { set.push_word::<NEAR>(m, &mut self.rows, row, prev, start) };
@@ -446,41 +505,106 @@ impl TripleSolver {
         let rows = self.pad + len.div_ceil(64).max(1) + 1;
         if self.rows.len() < rows {
             let doubled = (2 * self.rows.len()).min(self.max_rows);
-            self.rows.resize(rows.max(doubled), NONE);
+            self.rows.resize(rows.max(doubled), none());
         }
         self.room = 64 * (self.rows.len() - self.pad - 1);
     }
 
-    /// `G(x)` of the last triple solved, `x` below the length it computed.
-    #[cfg(test)]
-    fn value(&self, x: usize) -> u32 {
+    /// `G(x)` of the last set solved, `x` below the length it computed.
+    pub fn value(&self, x: usize) -> u32 {
+        assert!(x < self.len, "G({x}) was not computed");
         let row = self.values().rows[x / 64];
-        (row[0] >> (x % 64) & 1 | (row[1] >> (x % 64) & 1) << 1) as u32
+        (0..P).fold(0, |v, j| v | ((row[j] >> (x % 64) & 1) as u32) << j)
+    }
+
+    /// The number of values the last solve computed.
+    pub fn known_len(&self) -> usize {
+        self.len
     }
 
     /// The values computed so far, as a sequence for period proofs.
-    fn values(&self) -> Values<'_> {
+    fn values(&self) -> Values<'_, P> {
         Values::new(&self.rows[self.pad..], self.len)
     }
 }
 
-/// A prefix of a triple's values, for [`crate::period`]: `rows` from position 0, `len` values,
+/// The move counts whose values fit `P` planes, each an instance of the solver with the count
+/// fixed at compile time, so that the loops over moves, values and pair sums unroll.
+pub trait MoveCounts<const P: usize> {
+    /// Solves `set` with the portable math of its move count.
+    fn solve_portable(
+        &mut self,
+        set: MoveSet,
+        below: &[Row<P>],
+        max_len: usize,
+    ) -> Result<Solution, NotCertified>;
+}
+
+impl MoveCounts<2> for SetSolver<2> {
+    #[inline(always)]
+    fn solve_portable(
+        &mut self,
+        set: MoveSet,
+        below: &[Row<2>],
+        max_len: usize,
+    ) -> Result<Solution, NotCertified> {
+        match set.k() {
+            2 => self.solve_with::<_, 2, 1>(Portable::<2>, set, below, max_len),
+            _ => self.solve_with::<_, 3, 3>(Portable::<3>, set, below, max_len),
+        }
+    }
+}
+
+impl MoveCounts<3> for SetSolver<3> {
+    #[inline(always)]
+    fn solve_portable(
+        &mut self,
+        set: MoveSet,
+        below: &[Row<3>],
+        max_len: usize,
+    ) -> Result<Solution, NotCertified> {
+        match set.k() {
+            4 => self.solve_with::<_, 4, 6>(Portable::<4>, set, below, max_len),
+            5 => self.solve_with::<_, 5, 10>(Portable::<5>, set, below, max_len),
+            6 => self.solve_with::<_, 6, 15>(Portable::<6>, set, below, max_len),
+            _ => self.solve_with::<_, 7, 21>(Portable::<7>, set, below, max_len),
+        }
+    }
+}
+
+impl SetSolver<2> {
+    /// [`SetSolver::solve_with`] for triples compiled for AVX-512: a row in one register
+    /// ([`Avx512`]).
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx512f,avx512vl,avx512vbmi2,bmi1,bmi2,lzcnt")]
+    fn solve_avx512(
+        &mut self,
+        m: Avx512,
+        set: MoveSet,
+        below: &[Row<2>],
+        max_len: usize,
+    ) -> Result<Solution, NotCertified> {
+        self.solve_with::<_, 3, 3>(m, set, below, max_len)
+    }
+}
+
+/// A prefix of a set's values, for [`crate::period`]: `rows` from position 0, `len` values,
 /// and the row after the last one readable.
 #[derive(Clone, Copy)]
-struct Values<'a> {
-    rows: &'a [Row],
+struct Values<'a, const P: usize> {
+    rows: &'a [Row<P>],
     len: usize,
 }
 
-impl<'a> Values<'a> {
-    fn new(rows: &'a [Row], len: usize) -> Self {
+impl<'a, const P: usize> Values<'a, P> {
+    fn new(rows: &'a [Row<P>], len: usize) -> Self {
         assert!(len.is_multiple_of(64) && rows.len() > len / 64);
         Values { rows, len }
     }
 
-    /// Both planes at positions `[x, x + 64)`, `x < len`.
+    /// Every plane at positions `[x, x + 64)`, `x < len`.
     #[inline(always)]
-    fn bits(&self, x: usize) -> Row {
+    fn bits(&self, x: usize) -> Row<P> {
         debug_assert!(x < self.len);
         let bit = (x % 64) as u32;
         // SAFETY: x / 64 + 1 <= len / 64 < rows.len(), checked in `new`.
@@ -490,13 +614,23 @@ impl<'a> Values<'a> {
                 *self.rows.get_unchecked(x / 64 + 1),
             )
         };
-        Portable.funnel(lo, hi, Portable.count(bit))
+        RowMath::<P>::funnel(
+            Portable::<1>,
+            lo,
+            hi,
+            RowMath::<P>::count(Portable::<1>, bit),
+        )
     }
 
     /// [`ShiftCompare::newest_differ`] with `differ`: the top word against the one `shift`
     /// before it, in a few instructions (most wrong periods fail here).
     #[inline(always)]
-    fn newest_differ_by(&self, n: usize, shift: usize, differ: impl Fn(Row, Row) -> u64) -> bool {
+    fn newest_differ_by(
+        &self,
+        n: usize,
+        shift: usize,
+        differ: impl Fn(Row<P>, Row<P>) -> u64,
+    ) -> bool {
         if self.len < 64 + shift {
             return false;
         }
@@ -513,7 +647,7 @@ impl<'a> Values<'a> {
         lo: usize,
         hi: usize,
         shift: usize,
-        differ: impl Fn(Row, Row) -> u64,
+        differ: impl Fn(Row<P>, Row<P>) -> u64,
     ) -> Option<usize> {
         if lo >= hi {
             return None;
@@ -526,17 +660,18 @@ impl<'a> Values<'a> {
 
 /// Where two rows of values differ.
 #[inline(always)]
-fn values_differ(u: Row, v: Row) -> u64 {
-    Portable.differ(u, v)
+fn values_differ<const P: usize>(u: Row<P>, v: Row<P>) -> u64 {
+    (0..P).fold(0, |d, j| d | (u[j] ^ v[j]))
 }
 
 /// Where two rows of values differ in being 0 or not (the outcomes).
 #[inline(always)]
-fn outcomes_differ(u: Row, v: Row) -> u64 {
-    (u[0] | u[1]) ^ (v[0] | v[1])
+fn outcomes_differ<const P: usize>(u: Row<P>, v: Row<P>) -> u64 {
+    let nonzero = |r: Row<P>| r.iter().fold(0, |o, &plane| o | plane);
+    nonzero(u) ^ nonzero(v)
 }
 
-impl ShiftCompare for Values<'_> {
+impl<const P: usize> ShiftCompare for Values<'_, P> {
     fn known_len(&self) -> usize {
         self.len
     }
@@ -551,10 +686,10 @@ impl ShiftCompare for Values<'_> {
     }
 }
 
-/// The indicator of `G(x) = 0` (both bits clear) of a prefix: the outcome sequence.
-struct Outcomes<'a>(Values<'a>);
+/// The indicator of `G(x) = 0` (every bit clear) of a prefix: the outcome sequence.
+struct Outcomes<'a, const P: usize>(Values<'a, P>);
 
-impl ShiftCompare for Outcomes<'_> {
+impl<const P: usize> ShiftCompare for Outcomes<'_, P> {
     fn known_len(&self) -> usize {
         self.0.len
     }
@@ -569,31 +704,56 @@ impl ShiftCompare for Outcomes<'_> {
     }
 }
 
-/// Solves many triples on all cores, in input order, each thread's values within its share of
+/// Solves many sets on all cores, in input order, each thread's values within its share of
 /// `budget`; any failure stops it.
-pub fn solve_triples(
-    triples: &[Triple],
-    max_len: impl Fn(Triple) -> usize + Sync,
+///
+/// # Panics
+/// If the sets do not all have the same number of moves.
+pub fn solve_sets(
+    sets: &[MoveSet],
+    max_len: impl Fn(&MoveSet) -> usize + Sync,
     budget: Budget,
 ) -> Result<Vec<Solution>, NotCertified> {
+    let Some(first) = sets.first() else {
+        return Ok(Vec::new());
+    };
+    assert!(
+        sets.iter().all(|s| s.k() == first.k()),
+        "one move count a call"
+    );
+    match planes_for(first.k()) {
+        2 => solve_in::<2>(sets, max_len, budget),
+        _ => solve_in::<3>(sets, max_len, budget),
+    }
+}
+
+/// [`solve_sets`] for sets whose values fit `P` planes.
+fn solve_in<const P: usize>(
+    sets: &[MoveSet],
+    max_len: impl Fn(&MoveSet) -> usize + Sync,
+    budget: Budget,
+) -> Result<Vec<Solution>, NotCertified>
+where
+    SetSolver<P>: MoveCounts<P>,
+{
     let threads = rayon::current_num_threads() as u64;
     // The pairs' shared words take at most a quarter of the budget (they only save time).
-    let shared = PairWords::new(triples, budget.share(4));
+    let shared = PairWords::<P>::new(sets, budget.share(4));
     let share = budget
         .less(shared.as_ref().map_or(0, PairWords::bytes))
         .share(threads);
-    // The first failure in input order; its triple's slot gets a placeholder, never returned.
+    // The first failure in input order; its set's slot gets a placeholder, never returned.
     let failed = std::sync::Mutex::new(None::<(usize, NotCertified)>);
-    let solved = triples
+    let solved = sets
         .par_iter()
         .enumerate()
         .with_min_len(64)
         .map_init(
-            || TripleSolver::within(share),
-            |solver, (i, &t)| {
-                let below = shared.as_ref().map_or(&[][..], |s| s.below(t));
+            || SetSolver::<P>::within(share),
+            |solver, (i, set)| {
+                let below = shared.as_ref().map_or(&[][..], |s| s.below(set));
                 solver
-                    .solve_after(t, below, max_len(t))
+                    .solve_after(*set, below, max_len(set))
                     .unwrap_or_else(|e| {
                         let mut failed = failed.lock().unwrap_or_else(|p| p.into_inner());
                         if failed.as_ref().is_none_or(|(j, _)| i < *j) {
@@ -619,45 +779,49 @@ pub fn solve_triples(
 /// The words of each game `{a, b}` below `c` for a batch of triples, computed once for all the
 /// triples of a pair (more than a tenth of all words when `c <= 200`). Triples look their pair
 /// up in input order; for a scan, neighbouring triples have neighbouring pairs, so the table is
-/// read in a few streams.
-struct PairWords {
+/// read in a few streams. Only triples: see the module doc.
+struct PairWords<const P: usize> {
     /// Slot of each pair by its dense index (see [`Self::index`]) less `first`; `u32::MAX`:
     /// no triple has that pair.
     slot: Vec<u32>,
     first: usize,
     b_max: usize,
     /// `width` rows a slot: the words below the largest `c`.
-    rows: Vec<Row>,
+    rows: Vec<Row<P>>,
     width: usize,
 }
 
-impl PairWords {
-    /// `None` where sharing would not pay (no words below `c`, pairs too spread out for a
-    /// dense index, or fewer than two triples a pair on average) or would not fit `budget`.
-    fn new(triples: &[Triple], budget: Budget) -> Option<Self> {
-        let width = triples.iter().map(|t| t.c as usize / 64).max()?;
-        let b_max = triples.iter().map(|t| t.b as usize).max()?;
-        let index = |t: &Triple| Self::index(t, b_max);
-        let first = triples.iter().map(index).min()?;
-        let span = triples.iter().map(index).max()? + 1 - first;
-        if width == 0 || span > 4 * triples.len() {
+impl<const P: usize> PairWords<P> {
+    /// `None` for sets of other than three moves, and where sharing would not pay (no words
+    /// below `c`, pairs too spread out for a dense index, or fewer than two triples a pair on
+    /// average) or would not fit `budget`.
+    fn new(sets: &[MoveSet], budget: Budget) -> Option<Self> {
+        if sets.first()?.k() != 3 {
+            return None;
+        }
+        let width = sets.iter().map(|t| t.largest() as usize / 64).max()?;
+        let b_max = sets.iter().map(|t| t.moves()[1] as usize).max()?;
+        let index = |t: &MoveSet| Self::index(t, b_max);
+        let first = sets.iter().map(index).min()?;
+        let span = sets.iter().map(index).max()? + 1 - first;
+        if width == 0 || span > 4 * sets.len() {
             return None;
         }
         let mut slot = vec![u32::MAX; span];
         let mut pairs = Vec::new();
-        for t in triples {
+        for t in sets {
             let s = &mut slot[index(t) - first];
             if *s == u32::MAX {
                 *s = pairs.len() as u32;
-                pairs.push([t.a, t.b]);
+                pairs.push([t.moves()[0], t.moves()[1]]);
             }
         }
-        if 2 * pairs.len() > triples.len() {
+        if 2 * pairs.len() > sets.len() {
             return None;
         }
-        let bytes = (pairs.len() * width * size_of::<Row>()) as u64;
+        let bytes = (pairs.len() * width * size_of::<Row<P>>()) as u64;
         budget.check(bytes, String::new).ok()?;
-        let mut rows = vec![NONE; pairs.len() * width];
+        let mut rows = vec![none(); pairs.len() * width];
         rows.par_chunks_mut(width)
             .zip(&pairs)
             .for_each_init(Vec::new, |scratch, (out, &moves)| {
@@ -674,37 +838,38 @@ impl PairWords {
 
     /// The bytes its words take.
     fn bytes(&self) -> u64 {
-        (self.rows.len() * size_of::<Row>()) as u64
+        (self.rows.len() * size_of::<Row<P>>()) as u64
     }
 
     /// Pairs `1 <= a < b <= b_max` numbered `(a - 1) b_max + b`, in the order a scan lists them
     /// for one `c`: dense enough (at most twice the pairs) and one multiplication.
-    fn index(t: &Triple, b_max: usize) -> usize {
-        (t.a as usize - 1) * b_max + t.b as usize
+    fn index(t: &MoveSet, b_max: usize) -> usize {
+        (t.moves()[0] as usize - 1) * b_max + t.moves()[1] as usize
     }
 
     /// The words below `c` of the pair of `t`, one of the batch's triples.
-    fn below(&self, t: Triple) -> &[Row] {
-        let slot = self.slot[Self::index(&t, self.b_max) - self.first] as usize;
-        &self.rows[slot * self.width..][..t.c as usize / 64]
+    fn below(&self, t: &MoveSet) -> &[Row<P>] {
+        let slot = self.slot[Self::index(t, self.b_max) - self.first] as usize;
+        &self.rows[slot * self.width..][..t.largest() as usize / 64]
     }
 }
 
 /// Fills `out` with the first words of the game `{a, b}`; `scratch` holds the pad in front.
-fn pair_words(moves: [u32; 2], out: &mut [Row], scratch: &mut Vec<Row>) {
-    let set = Moves::new(Portable, moves);
+fn pair_words<const P: usize>(moves: [u32; 2], out: &mut [Row<P>], scratch: &mut Vec<Row<P>>) {
+    let m = Portable::<2>;
+    let set = Moves::new(m, moves);
     let pad = set.backs[1].rows + 1;
     scratch.clear();
-    scratch.resize(pad + out.len(), NONE);
+    scratch.resize(pad + out.len(), none());
     let near = moves.iter().filter(|&&s| s < 64).count();
-    let mut prev = NONE;
+    let mut prev = none();
     for row in pad..scratch.len() {
         // SAFETY: the pad covers b, and the row exists.
         prev = unsafe {
             match near {
-                0 => set.push_word::<0>(Portable, scratch, row, prev, [0, 0]),
-                1 => set.push_word::<1>(Portable, scratch, row, prev, [0, 0]),
-                _ => set.push_word::<2>(Portable, scratch, row, prev, [0, 0]),
+                0 => set.push_word::<0>(m, scratch, row, prev, [0; P]),
+                1 => set.push_word::<1>(m, scratch, row, prev, [0; P]),
+                _ => set.push_word::<2>(m, scratch, row, prev, [0; P]),
             }
         };
     }
@@ -714,8 +879,8 @@ fn pair_words(moves: [u32; 2], out: &mut [Row], scratch: &mut Vec<Row>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::subtraction::moveset::{SetFilter, Triple};
     use crate::subtraction::reference;
-    use crate::subtraction::triple::TripleFilter;
 
     /// Every triple with `c <= 40`, and ones whose moves cross 64 in every way, against the
     /// reference: values and periods, with the fastest math this CPU has and with the portable
@@ -728,7 +893,7 @@ mod tests {
     }
 
     fn matches_the_reference_with(mut solver: TripleSolver) {
-        let mut triples: Vec<Triple> = TripleFilter::up_to(40).triples().collect();
+        let mut triples: Vec<Triple> = SetFilter::up_to(40).triples().collect();
         for (a, b, c) in [
             (1, 63, 64),
             (5, 64, 129),
@@ -742,12 +907,45 @@ mod tests {
             triples.push(Triple { a, b, c });
         }
         for t in triples {
-            let fast = solver.solve(t, 1 << 22).unwrap();
-            let slow = reference::solve(&t.ruleset(), 1 << 22).unwrap();
-            assert_eq!(fast.key(), slow.key(), "{t:?}");
-            let want = reference::nim_values(&t.ruleset(), solver.len);
-            let got: Vec<u32> = (0..want.len()).map(|x| solver.value(x)).collect();
-            assert_eq!(got, want, "{t:?}");
+            assert_matches_reference(&mut solver, t.into());
+        }
+    }
+
+    /// The solver's solution and values for `set` against the reference's.
+    fn assert_matches_reference<const P: usize>(solver: &mut SetSolver<P>, set: MoveSet)
+    where
+        SetSolver<P>: MoveCounts<P>,
+    {
+        let fast = solver.solve(set, 1 << 22).unwrap();
+        let slow = reference::solve(&set.ruleset(), 1 << 22).unwrap();
+        assert_eq!(fast.key(), slow.key(), "{set}");
+        let want = reference::nim_values(&set.ruleset(), solver.known_len());
+        let got: Vec<u32> = (0..want.len()).map(|x| solver.value(x)).collect();
+        assert_eq!(got, want, "{set}");
+    }
+
+    /// Every set of 2, 4 and 5 moves up to small largest moves, and sets whose moves cross 64
+    /// in every way, against the reference: the other move counts' instances of the engine.
+    #[test]
+    fn other_move_counts_match_the_reference() {
+        let mut two = SetSolver::<2>::default();
+        for set in SetFilter::sets_up_to(2, 40).sets() {
+            assert_matches_reference(&mut two, set);
+        }
+        let mut three = SetSolver::<3>::default();
+        for (k, c_max) in [(4, 16), (5, 13)] {
+            for set in SetFilter::sets_up_to(k, c_max).sets() {
+                assert_matches_reference(&mut three, set);
+            }
+        }
+        for moves in [
+            &[1, 2, 3, 4, 5, 6, 7][..],
+            &[3, 64, 65, 127, 128, 150],
+            &[7, 11, 63, 64, 100],
+            &[64, 65, 66, 70],
+            &[2, 70, 71, 72, 140, 200, 201],
+        ] {
+            assert_matches_reference(&mut three, MoveSet::new(moves));
         }
     }
 
@@ -784,23 +982,23 @@ mod tests {
     #[test]
     fn triples_sharing_their_pair_match_one_at_a_time() {
         use rand::seq::SliceRandom;
-        let mut triples: Vec<Triple> = TripleFilter::up_to(150)
-            .triples()
-            .filter(|t| t.a % 7 == 3 && t.b % 5 != 1)
+        let mut sets: Vec<MoveSet> = SetFilter::up_to(150)
+            .sets()
+            .filter(|t| t.moves()[0] % 7 == 3 && t.moves()[1] % 5 != 1)
             .collect();
-        triples.shuffle(&mut rand::rng());
-        let shared = PairWords::new(&triples, Budget::UNLIMITED).expect("pairs shared");
+        sets.shuffle(&mut rand::rng());
+        let shared = PairWords::<2>::new(&sets, Budget::UNLIMITED).expect("pairs shared");
         let mut solver = TripleSolver::default();
-        for &t in &triples {
-            let want = reference::nim_values(&t.ruleset(), t.c as usize / 64 * 64);
-            solver.solve_after(t, shared.below(t), 1 << 20).unwrap();
+        for &t in &sets {
+            let want = reference::nim_values(&t.ruleset(), t.largest() as usize / 64 * 64);
+            solver.solve_after(t, shared.below(&t), 1 << 20).unwrap();
             let got: Vec<u32> = (0..want.len()).map(|x| solver.value(x)).collect();
-            assert_eq!(got, want, "{t:?}: the words below c");
+            assert_eq!(got, want, "{t}: the words below c");
         }
-        let together = solve_triples(&triples, |_| 1 << 20, Budget::UNLIMITED).unwrap();
-        for (&t, got) in triples.iter().zip(together) {
+        let together = solve_sets(&sets, |_| 1 << 20, Budget::UNLIMITED).unwrap();
+        for (&t, got) in sets.iter().zip(together) {
             let alone = solver.solve(t, 1 << 20).unwrap();
-            assert_eq!(got, alone, "{t:?}");
+            assert_eq!(got, alone, "{t}");
         }
     }
 }
