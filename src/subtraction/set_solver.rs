@@ -327,8 +327,9 @@ where
         assert_eq!(planes_for(set.k()), P, "{set}: values in {P} planes");
         #[cfg(target_arch = "x86_64")]
         {
-            if let (Some(m), Some(rows)) = (self.avx512, self.as_two_planes())
+            if let Some(m) = self.avx512
                 && set.k() == 3
+                && let Some(rows) = self.as_two_planes()
             {
                 // SAFETY: an `Avx512` exists only where the CPU has AVX-512 F, VL and VBMI2,
                 // BMI1, BMI2 and LZCNT (`Avx512::detect`); a triple's rows are two planes.
