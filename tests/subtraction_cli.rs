@@ -792,7 +792,7 @@ fn four_move_scans_resume_and_shard() {
 /// The survey of five-move sets as JSON: the distributions and the longest period, and no
 /// theory check (they are about triples).
 fn five_move_surveys_report_as_json() {
-    let out = run_ok(&[
+    let survey = [
         "sub",
         "survey",
         "--moves",
@@ -801,9 +801,8 @@ fn five_move_surveys_report_as_json() {
         "14",
         "--backend",
         "cpu",
-        "--format",
-        "json",
-    ]);
+    ];
+    let out = run_ok(&[&survey[..], &["--format", "json"]].concat());
     let report: serde_json::Value = serde_json::from_str(&out).unwrap();
     let summary = &report["summary"];
     assert_eq!(summary["rulesets"], 2002);
@@ -817,16 +816,7 @@ fn five_move_surveys_report_as_json() {
     );
     assert_eq!(summary["max_period"][1].as_array().unwrap().len(), 5);
     assert_eq!(report["theorem_32"]["applied"], 0);
-    let text = run_ok(&[
-        "sub",
-        "survey",
-        "--moves",
-        "5",
-        "--max-move",
-        "14",
-        "--backend",
-        "cpu",
-    ]);
+    let text = run_ok(&survey);
     assert!(text.contains("distinct periods:"), "{text}");
     assert!(!text.contains("Theorem 32"), "{text}");
     assert!(text.contains("checksum:          sets=2002"), "{text}");

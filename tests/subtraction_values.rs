@@ -482,8 +482,8 @@ fn other_move_counts_agree_across_backends() {
 }
 
 /// 300 random sets of each move count (fresh seed, printed on failure; largest moves up to
-/// 150, so that moves cross the 64-position words): the scan's CPU path against `sub seq`'s
-/// certificate, an engine of its own (one-hot planes, any set).
+/// 150, so that moves cross the 64-position words): the scan's CPU and GPU paths against
+/// `sub seq`'s certificate, an engine of its own (one-hot planes, any set).
 fn random_sets_of_each_move_count_equal_seq() {
     use nimseq::subtraction::scan::Backend;
     let seed = fresh_seed();
@@ -503,15 +503,25 @@ fn random_sets_of_each_move_count_equal_seq() {
                 MoveSet::new(&moves)
             })
             .collect();
-        let got = Backend::Cpu.solve(&sets, Budget::UNLIMITED).unwrap();
-        for (s, got) in sets.iter().zip(got) {
-            let report = seq::describe(&s.ruleset(), 0, MAX_LEN, Budget::UNLIMITED).unwrap();
-            let want = report.solution.expect("certified");
-            assert_eq!(
-                (got.period, got.preperiod),
-                (want.period, want.preperiod),
-                "{s} (seed {seed})"
-            );
+        let want: Vec<[usize; 4]> = sets
+            .iter()
+            .map(|s| {
+                let report = seq::describe(&s.ruleset(), 0, MAX_LEN, Budget::UNLIMITED).unwrap();
+                let c = report.solution.expect("certified");
+                [c.period, c.preperiod, c.outcome_period, c.outcome_preperiod]
+            })
+            .collect();
+        let cpu = Backend::Cpu.solve(&sets, Budget::UNLIMITED).unwrap();
+        let gpu = gpu().map(|ctx| {
+            let gpu = SubtractionGpu::new(ctx, k).unwrap();
+            let solved = gpu.solve(&sets, Budget::UNLIMITED).unwrap();
+            solved.into_iter().map(|s| s.unwrap()).collect::<Vec<_>>()
+        });
+        for (i, (s, want)) in sets.iter().zip(&want).enumerate() {
+            assert_eq!(&cpu[i].key(), want, "cpu on {s} (seed {seed})");
+            if let Some(gpu) = &gpu {
+                assert_eq!(&gpu[i].key(), want, "gpu on {s} (seed {seed})");
+            }
         }
     }
 }

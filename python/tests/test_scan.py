@@ -31,6 +31,19 @@ def test_sub_scan_is_the_cli_csv_through_pandas_and_polars(cli):
     )
 
 
+def test_sub_scan_of_four_moves_is_the_cli_csv(cli):
+    want = cli("sub", "scan", "--moves", 4, "--max-move", 30, "--backend", "cpu")
+    t = nimseq.sub.scan(moves=4, c_max=30, backend="cpu")
+    assert t.rows == 27405
+    assert list(t)[:5] == ["a", "b", "c", "d", "period"]
+    assert pl.DataFrame(t).write_csv() == want
+    assert t.summary.checksum.startswith("sets=27405 ")
+    with pytest.raises(ValueError, match="drop --theory with --moves 4"):
+        nimseq.sub.scan(moves=4, c_max=30, theory=True)
+    with pytest.raises(ValueError, match="--moves 9 is out of range"):
+        nimseq.sub.scan(moves=9, c_max=30)
+
+
 def test_sub_scan_filters_and_theory_columns(cli):
     flags = ["--c-max", 40, "--c-min", 20, "--a-min", 2, "--b-max", 30, "--primitive", "--theory"]
     want = cli("sub", "scan", *flags)

@@ -56,21 +56,25 @@ impl MoveSet {
     }
 
     /// The moves, ascending.
+    #[inline(always)]
     pub fn moves(&self) -> &[u32] {
         &self.moves[..self.k as usize]
     }
 
     /// The number of moves.
+    #[inline(always)]
     pub fn k(&self) -> usize {
         self.k as usize
     }
 
     /// The largest move.
+    #[inline(always)]
     pub fn largest(&self) -> u32 {
         self.moves[self.k as usize - 1]
     }
 
     /// The three moves of a three-move set.
+    #[inline(always)]
     pub fn triple(&self) -> Option<Triple> {
         match *self.moves() {
             [a, b, c] => Some(Triple { a, b, c }),
@@ -160,6 +164,7 @@ impl SetFilter {
         let mut it = Sets {
             filter: self,
             cur: [0; MAX_SCAN_MOVES],
+            bounds: [(0, 0); MAX_SCAN_MOVES],
             d: self.c_min.max(self.moves as u32).saturating_sub(1),
         };
         it.next_d();
@@ -337,8 +342,10 @@ fn binomial(n: u64, r: u64) -> u128 {
 #[derive(Clone, Debug)]
 pub struct Sets<'f> {
     filter: &'f SetFilter,
-    /// The moves below the largest, `K - 1` of them.
+    /// The moves below the largest, `K - 1` of them, and the range of each for this largest
+    /// move (before the moves below it).
     cur: [u32; MAX_SCAN_MOVES],
+    bounds: [(u32, u32); MAX_SCAN_MOVES],
     /// The largest move; past `c_max` once done.
     d: u32,
 }
@@ -367,7 +374,7 @@ impl Sets<'_> {
     /// (then no larger move below `i` helps: each lower bound only rises with them).
     fn fill(&mut self, from: usize) -> bool {
         for i in from..self.filter.moves - 1 {
-            let (lo, hi) = self.filter.range(i, self.d);
+            let (lo, hi) = self.bounds[i];
             let least = match i {
                 0 => lo,
                 _ => lo.max(self.cur[i - 1] + 1),
@@ -384,7 +391,13 @@ impl Sets<'_> {
     fn next_d(&mut self) {
         loop {
             self.d += 1;
-            if self.d > self.filter.c_max || self.fill(0) {
+            if self.d > self.filter.c_max {
+                return;
+            }
+            for i in 0..self.filter.moves - 1 {
+                self.bounds[i] = self.filter.range(i, self.d);
+            }
+            if self.fill(0) {
                 return;
             }
         }
@@ -394,7 +407,7 @@ impl Sets<'_> {
     fn step(&mut self) {
         for i in (0..self.filter.moves - 1).rev() {
             self.cur[i] += 1;
-            if self.cur[i] <= self.filter.range(i, self.d).1 && self.fill(i + 1) {
+            if self.cur[i] <= self.bounds[i].1 && self.fill(i + 1) {
                 return;
             }
         }

@@ -709,7 +709,8 @@ impl<const P: usize> ShiftCompare for Outcomes<'_, P> {
 /// `budget`; any failure stops it.
 ///
 /// # Panics
-/// If the sets do not all have the same number of moves.
+/// If the sets' values do not all fit the planes of the first's (a scan's sets have one move
+/// count).
 pub fn solve_sets(
     sets: &[MoveSet],
     max_len: impl Fn(&MoveSet) -> usize + Sync,
@@ -718,10 +719,6 @@ pub fn solve_sets(
     let Some(first) = sets.first() else {
         return Ok(Vec::new());
     };
-    assert!(
-        sets.iter().all(|s| s.k() == first.k()),
-        "one move count a call"
-    );
     match planes_for(first.k()) {
         2 => solve_in::<2>(sets, max_len, budget),
         _ => solve_in::<3>(sets, max_len, budget),
@@ -797,14 +794,24 @@ impl<const P: usize> PairWords<P> {
     /// below `c`, pairs too spread out for a dense index, or fewer than two triples a pair on
     /// average) or would not fit `budget`.
     fn new(sets: &[MoveSet], budget: Budget) -> Option<Self> {
-        if sets.first()?.k() != 3 {
+        // Two passes over the sets where five would do: a chunk of a scan holds 2^18 of them.
+        let mut triples = true;
+        let (mut c_max, mut b_max) = (0, 0);
+        for t in sets {
+            triples &= t.k() == 3;
+            c_max = c_max.max(t.largest() as usize);
+            b_max = b_max.max(t.moves()[1] as usize);
+        }
+        if !triples {
             return None;
         }
-        let width = sets.iter().map(|t| t.largest() as usize / 64).max()?;
-        let b_max = sets.iter().map(|t| t.moves()[1] as usize).max()?;
+        let width = c_max / 64;
         let index = |t: &MoveSet| Self::index(t, b_max);
-        let first = sets.iter().map(index).min()?;
-        let span = sets.iter().map(index).max()? + 1 - first;
+        let (first, last) = sets
+            .iter()
+            .map(index)
+            .fold((usize::MAX, 0), |(lo, hi), i| (lo.min(i), hi.max(i)));
+        let span = last + 1 - first;
         if width == 0 || span > 4 * sets.len() {
             return None;
         }
