@@ -213,14 +213,22 @@ fn shards_concatenate_to_the_whole_scan() {
     ];
     let o = scan_into(&args, &[], &whole);
     assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(
+        three_shards_joined(&args, dir.path()),
+        fs::read(&whole).unwrap()
+    );
+}
+
+/// The files of `args` run as shards 1/3, 2/3 and 3/3 into `dir`, concatenated.
+fn three_shards_joined(args: &[&str], dir: &std::path::Path) -> Vec<u8> {
     let mut joined = Vec::new();
     for i in 1..=3 {
-        let part = dir.path().join(format!("part{i}.csv"));
-        let o = scan_into(&args, &["--shard", &format!("{i}/3")], &part);
+        let part = dir.join(format!("part{i}.csv"));
+        let o = scan_into(args, &["--shard", &format!("{i}/3")], &part);
         assert!(o.status.success(), "{}", stderr(&o));
         joined.extend(fs::read(&part).unwrap());
     }
-    assert_eq!(joined, fs::read(&whole).unwrap());
+    joined
 }
 
 /// Kill a scan mid-way, resume it, and get the same bytes as an uninterrupted run.
@@ -779,14 +787,7 @@ fn four_move_scans_resume_and_shard() {
         "{}",
         stderr(&o)
     );
-    let mut joined = Vec::new();
-    for i in 1..=3 {
-        let part = dir.path().join(format!("part{i}.csv"));
-        let o = scan_into(&args, &["--shard", &format!("{i}/3")], &part);
-        assert!(o.status.success(), "{}", stderr(&o));
-        joined.extend(fs::read(&part).unwrap());
-    }
-    assert_eq!(joined, whole);
+    assert_eq!(three_shards_joined(&args, dir.path()), whole);
 }
 
 /// The survey of five-move sets as JSON: the distributions and the longest period, and no
