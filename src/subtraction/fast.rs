@@ -19,7 +19,7 @@
 
 use super::planes::{ANY_NEAR, Planes, Shifted, near_moves};
 use super::ruleset::Ruleset;
-use super::solution::{FullSearch, NotCertified, Settled, Solution};
+use super::solution::{FullSearch, NotCertified, Settled, Solution, envelope};
 use super::theory;
 use crate::period::CandidateWatch;
 
@@ -79,7 +79,7 @@ impl FastSolver {
         self.planes.reset(moves);
         self.set_candidates(moves);
         let first_search = if moves.len() == 3 {
-            c * c / 2 + c + 64
+            envelope(c)
         } else {
             4 * c + 64
         };

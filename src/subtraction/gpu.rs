@@ -80,10 +80,10 @@
 
 use bytemuck::{Pod, Zeroable};
 
-use super::moveset::MoveSet;
+use super::moveset::{MoveSet, pair_count, pairs};
 use super::row_math::planes_for;
 use super::set_solver;
-use super::solution::{NotCertified, Solution};
+use super::solution::{NotCertified, Solution, envelope};
 use crate::gpu::{GpuContext, GpuError};
 use crate::memory::Budget;
 
@@ -135,11 +135,6 @@ struct Params {
 /// per pair sum): the GPU makes and keeps the states; the host only sizes their buffers.
 fn state_bytes(k: usize) -> u64 {
     4 * (4 + k + 2 * pair_count(k)) as u64
-}
-
-/// The pair sums of `k` moves.
-fn pair_count(k: usize) -> usize {
-    k * (k - 1) / 2
 }
 
 /// What the host knows of a slot for the pass schedule; the GPU's input is the moves and
@@ -290,9 +285,7 @@ pub fn shader_source(int64: bool, k: usize) -> String {
 pub fn moves_block(k: usize) -> String {
     let planes = &["x", "y", "z"][..planes_for(k)];
     let p = planes.len();
-    let pairs: Vec<(usize, usize)> = (0..k)
-        .flat_map(|i| (i + 1..k).map(move |j| (i, j)))
-        .collect();
+    let pairs: Vec<(usize, usize)> = pairs(k).collect();
     let list = |f: &dyn Fn(usize) -> String, n: usize, sep: &str| {
         (0..n).map(f).collect::<Vec<_>>().join(sep)
     };
@@ -624,10 +617,9 @@ impl<'a> SubtractionGpu<'a> {
     /// period finds: the GPU stops at the envelope `c^2/2 + c + 64` (where that search starts)
     /// rather than spend `4c^2` values on them.
     fn gpu_cap(&self, set: &MoveSet) -> usize {
-        let c = set.largest() as usize;
         match self.moves {
             3 => long_cap(set),
-            _ => c * c / 2 + c + 64,
+            _ => envelope(set.largest() as usize),
         }
     }
 

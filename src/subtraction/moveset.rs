@@ -28,6 +28,18 @@ pub const MOVE_COUNTS: std::ops::RangeInclusive<usize> = 2..=7;
 /// Most moves a [`MoveSet`] holds.
 pub const MAX_SCAN_MOVES: usize = 7;
 
+/// The pairs of `k` moves, by index, in the order every solver watches their sums and every
+/// report counts them: `(i, j)` with `i < j`, lexicographic (for triples `a + b`, `a + c`,
+/// `b + c`).
+pub fn pairs(k: usize) -> impl Iterator<Item = (usize, usize)> {
+    (0..k).flat_map(move |i| (i + 1..k).map(move |j| (i, j)))
+}
+
+/// How many pairs `k` moves have: `k (k - 1) / 2`.
+pub const fn pair_count(k: usize) -> usize {
+    k * (k - 1) / 2
+}
+
 /// A set of 2 to 7 moves, sorted, in place (a scan holds millions): the item of a scan.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct MoveSet {

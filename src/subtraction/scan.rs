@@ -13,7 +13,7 @@ use super::gpu::{SubtractionGpu, long_cap};
 use super::moveset::{MAX_SCAN_MOVES, MoveSet, SetFilter};
 use super::reference;
 use super::set_solver::{self, solver_bytes};
-use super::solution::{NotCertified, Solution};
+use super::solution::{NotCertified, Solution, envelope};
 use super::summary::ScanSummary;
 use super::theory::predict::TheoryColumns;
 use crate::backend::{Chosen, announce_calibrated};
@@ -279,7 +279,7 @@ fn reference_within(t: MoveSet, share: Budget) -> Result<Solution, NotCertified>
 pub fn check_memory(filter: &SetFilter, reference: bool, budget: Budget) -> Result<(), OverBudget> {
     let c = filter.c_max as usize;
     let threads = rayon::current_num_threads() as u64;
-    let envelope = c * c / 2 + c + 64;
+    let envelope = envelope(c);
     let per_thread = if reference {
         envelope as u64 * REFERENCE_BYTES_PER_VALUE
     } else {

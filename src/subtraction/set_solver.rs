@@ -37,12 +37,12 @@
 
 use rayon::prelude::*;
 
-use super::moveset::MoveSet;
+use super::moveset::{MoveSet, pair_count, pairs};
 use super::planes::last_difference;
 #[cfg(target_arch = "x86_64")]
 use super::row_math::Avx512;
 use super::row_math::{Portable, Row, RowMath, none, planes_for};
-use super::solution::{FullSearch, NotCertified, Settled, Solution};
+use super::solution::{FullSearch, NotCertified, Settled, Solution, envelope};
 use super::theory;
 use crate::memory::Budget;
 use crate::period::{Period, ShiftCompare, least_period};
@@ -223,15 +223,11 @@ impl<const P: usize, M: RowMath<P>> Watch<P, M> {
 /// The pair sums of `K` moves, `s_i + s_j` for `i < j` in that order (for triples `a + b`,
 /// `a + c`, `b + c`): the last is the sum of the two largest.
 fn pair_sums<const K: usize, const PAIRS: usize>(moves: [u32; K]) -> [usize; PAIRS] {
+    debug_assert_eq!(pair_count(K), PAIRS);
     let mut sums = [0; PAIRS];
-    let mut n = 0;
-    for i in 0..K {
-        for j in i + 1..K {
-            sums[n] = (moves[i] + moves[j]) as usize;
-            n += 1;
-        }
+    for (sum, (i, j)) in sums.iter_mut().zip(pairs(K)) {
+        *sum = (moves[i] + moves[j]) as usize;
     }
-    debug_assert_eq!(n, PAIRS);
     sums
 }
 
@@ -426,7 +422,7 @@ where
         let max_len = max_len.min(room);
         // Rows past the given words keep what the last set left there: each is written
         // before it is read as a value.
-        let mut search = FullSearch::new(c * c / 2 + c + 64, max_len);
+        let mut search = FullSearch::new(envelope(c), max_len);
         self.make_room(64 * (below.len() + 1));
         let known = self.pad + below.len();
         self.rows[..self.pad].fill(none());

@@ -58,6 +58,13 @@ impl std::fmt::Display for NotCertified {
 
 impl std::error::Error for NotCertified {}
 
+/// The envelope `c^2/2 + c + 64` of spec section 3.2 (`c` the largest move): within it every
+/// triple with `c <= 300` settles. Scans size their memory by it, and the fast paths first run
+/// the full search there (any move count: it only says when, never what is proved).
+pub fn envelope(c: usize) -> usize {
+    c * c / 2 + c + 64
+}
+
 /// When a fast solve runs the full period search over every `p`: from a first length on (an
 /// envelope of where periods are proved), at every doubling after it, and once more at the
 /// length limit, so that what the prefix allows is certified before giving up (as the

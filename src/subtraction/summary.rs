@@ -4,7 +4,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use super::moveset::MoveSet;
+use super::moveset::{MoveSet, pair_count, pairs};
 use super::scan::MOVE_NAMES;
 use super::solution::Solution;
 
@@ -54,12 +54,6 @@ impl Default for ScanSummary {
     }
 }
 
-/// The pairs of `k` moves, by index, in the order the solvers watch their sums: `(i, j)` with
-/// `i < j`, lexicographic.
-pub fn pairs(k: usize) -> impl Iterator<Item = (usize, usize)> {
-    (0..k).flat_map(move |i| (i + 1..k).map(move |j| (i, j)))
-}
-
 /// The pair sums of `k` moves in words, the largest move first where it takes part (for triples
 /// `a+b`, `c+a`, `c+b`, as Manabe's paper writes them).
 pub fn pair_names(k: usize) -> Vec<String> {
@@ -80,7 +74,7 @@ impl ScanSummary {
         self.purely_periodic += u64::from(q == 0);
         let k = moves.len();
         if self.period_pair_sums.is_empty() {
-            self.period_pair_sums = vec![0; k * (k - 1) / 2];
+            self.period_pair_sums = vec![0; pair_count(k)];
         }
         // The first pair sum p equals, in the order of `pairs` (plain loops: this runs once a
         // row on the writer's thread).
@@ -121,11 +115,10 @@ impl ScanSummary {
         self.fnv = self.fnv.wrapping_mul(FNV_PRIME);
     }
 
-    /// The move count of the rows, from the number of pair sums: `k (k - 1) / 2` (0 before
-    /// the first row).
-    fn moves(&self) -> usize {
+    /// The move count of the rows, from the number of pair sums (0 before the first row).
+    pub fn moves(&self) -> usize {
         (2..=MOVE_NAMES.len())
-            .find(|k| k * (k - 1) / 2 == self.period_pair_sums.len())
+            .find(|&k| pair_count(k) == self.period_pair_sums.len())
             .unwrap_or(0)
     }
 

@@ -280,12 +280,6 @@ impl Survey {
 const COMMON_LISTED: usize = 12;
 
 impl Survey {
-    /// Whether the rows were triples, the sets the checks speak of (every check applies to
-    /// some triple of any scan).
-    fn of_triples(&self) -> bool {
-        self.summary.period_pair_sums.len() == 3
-    }
-
     /// The theory checks as a table, their failures listed.
     fn write_checks(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(
@@ -363,7 +357,8 @@ impl Survey {
 
 impl fmt::Display for Survey {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.of_triples() {
+        // The checks speak of triples only.
+        if self.summary.moves() == 3 {
             self.write_checks(f)?;
         }
         self.write_distributions(f)?;
