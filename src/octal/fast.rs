@@ -17,16 +17,20 @@
 //! of them is seen; one that never is makes `n` rare.
 //!
 //! # Why it is fast
-//! Offered values are bits in bitsets, and both loops run 16 splits a step ([`super::lanes`]).
-//! The splits with a rare part are most of the work: they are done for a batch of 16
-//! consecutive sizes at once, where the partners of one rare part are 16 contiguous values
-//! (one load, not a gather); the few splits the batch cannot see (a rare part below 16 or from
-//! the batch itself) are added size by size. Where the rare list is long, a batch's bitsets are
-//! made on a second thread while the batch before it is finished (from rare parts of 32 or
-//! more, whose partners then all lie below that batch).
+//! Offered values are bits in bitsets, and both loops run many splits a step
+//! ([`super::lanes`]). The splits with a rare part are done for a batch of 16 consecutive
+//! sizes at once, where the partners of one rare part are 16 contiguous values (one load, not
+//! a gather); the few splits the batch cannot see (a rare part below 16 or from the batch
+//! itself) are added size by size. Where the rare list is long, a batch's bitsets are made
+//! while the batch before it is finished (from rare parts of 32 or more, whose partners then
+//! all lie below that batch), in parts of the rare list that either thread takes: the one done
+//! first with its share goes on with the parts left. The scan of the common splits, the other
+//! half of the work, reads the values' 16-bit copy while they fit.
 //!
 //! The mask is chosen again each time the length grows by a quarter, from the values'
 //! frequencies (the one that makes the fewest sizes rare), and the rare list rebuilt.
+
+use std::ops::Range;
 
 use super::code::OctalCode;
 use super::lanes::{BATCH, Kernel, clear};
@@ -97,6 +101,22 @@ fn offer_batch(
     }
 }
 
+/// Parts the rare list is cut into for a batch's bitsets made alongside the batch before it.
+const OVERLAP_PARTS: usize = 4;
+
+/// Runs `offer` on each job, in parallel on the pool.
+fn offer_parts(
+    mut jobs: Vec<(&mut Vec<u64>, Range<usize>)>,
+    offer: &(impl Fn(&mut Vec<u64>, Range<usize>) + Sync),
+) {
+    if jobs.len() > 1 {
+        let rest = jobs.split_off(jobs.len() / 2);
+        rayon::join(|| offer_parts(jobs, offer), || offer_parts(rest, offer));
+    } else if let Some((open, range)) = jobs.pop() {
+        offer(open, range);
+    }
+}
+
 /// Masks are chosen among the values' lowest bits: enough for every published game.
 const MASK_BITS: u32 = 12;
 
@@ -115,6 +135,9 @@ pub struct Engine {
     mask: u32,
     kernel: Kernel,
     g: Vec<u32>,
+    /// `g` in 16 bits while every value fits (the AVX2 scan reads twice the splits a step),
+    /// `None` from the first value that does not.
+    narrow: Option<Vec<u16>>,
     /// Rare sizes, ascending, and their values (apart, for the kernels' loads).
     rare_pos: Vec<u32>,
     rare_val: Vec<u32>,
@@ -129,12 +152,14 @@ pub struct Engine {
     /// The values below `span` not offered to the size being computed.
     open: Vec<u64>,
     /// The batch's bitsets from [`Kernel::offer_rare`], `batch_words` words each, for the
-    /// rare parts in `batch_small..batch_cut`; `next_open`, the next batch's in the making.
+    /// rare parts in `batch_small..batch_cut`.
     batch_open: Vec<u64>,
     batch_words: usize,
     batch_small: usize,
     batch_cut: usize,
-    next_open: Vec<u64>,
+    /// The next batch's bitsets in the making, one set for each part of the rare list
+    /// (`OVERLAP_PARTS`), merged into the first.
+    part_open: Vec<Vec<u64>>,
     /// The rare-class values still to be found among the common-common splits.
     want: Vec<u64>,
 }
@@ -173,6 +198,7 @@ impl Engine {
             mask: FIRST_SPLIT.1,
             kernel,
             g: Vec::new(),
+            narrow: Some(Vec::new()),
             rare_pos: Vec::new(),
             rare_val: Vec::new(),
             next_split: FIRST_CHOICE,
@@ -184,7 +210,7 @@ impl Engine {
             batch_words: 0,
             batch_small: BATCH,
             batch_cut: 0,
-            next_open: Vec::new(),
+            part_open: vec![Vec::new(); OVERLAP_PARTS],
             want: Vec::new(),
         };
         engine.build_classes();
@@ -242,6 +268,9 @@ impl Engine {
         // a thread reads their prefixes (`finish_overlapped`).
         let more = len.saturating_sub(self.g.len()) + BATCH;
         self.g.reserve(more);
+        if let Some(narrow) = &mut self.narrow {
+            narrow.reserve(more);
+        }
         self.rare_pos.reserve(more);
         self.rare_val.reserve(more);
         // Whether `batch_open` already holds the batch at `g.len()` (made during the last one).
@@ -303,7 +332,7 @@ impl Engine {
     }
 
     /// [`Self::finish`], while another thread makes the next batch's bitsets (into
-    /// `next_open`, then swapped in) from what is known before this one: the rare sizes
+    /// `part_open`, then swapped in) from what is known before this one: the rare sizes
     /// below `n0` from 2 * BATCH up, whose partners for the next batch all lie below `n0`.
     /// The next batch's size-by-size splits then take the rare parts below 2 * BATCH and from
     /// `n0` on.
@@ -324,23 +353,35 @@ impl Engine {
             )
         };
         let (kernel, splits) = (self.kernel, self.splits.clone());
-        let mut next_open = std::mem::take(&mut self.next_open);
+        let mut parts = std::mem::take(&mut self.part_open);
         rayon::join(
-            || {
-                offer_batch(
-                    kernel,
-                    &splits,
-                    &mut next_open,
-                    words,
-                    g,
-                    pos,
-                    val,
-                    n0 + batch,
-                )
-            },
             || self.finish(n0, batch),
+            || {
+                // The rare list in parts, each into its own bitsets, so that the thread done
+                // first (with this batch, or with a part) takes the parts left.
+                let jobs: Vec<_> = parts
+                    .iter_mut()
+                    .enumerate()
+                    .map(|(i, open)| {
+                        let range =
+                            i * pos.len() / OVERLAP_PARTS..(i + 1) * pos.len() / OVERLAP_PARTS;
+                        (open, range)
+                    })
+                    .collect();
+                offer_parts(jobs, &|open, range| {
+                    let (pos, val) = (&pos[range.clone()], &val[range]);
+                    offer_batch(kernel, &splits, open, words, g, pos, val, n0 + batch)
+                });
+                let (first, rest) = parts.split_first_mut().expect("OVERLAP_PARTS > 0");
+                for other in rest {
+                    for (w, o) in first.iter_mut().zip(other.iter()) {
+                        *w &= o;
+                    }
+                }
+            },
         );
-        self.next_open = std::mem::replace(&mut self.batch_open, next_open);
+        std::mem::swap(&mut self.batch_open, &mut parts[0]);
+        self.part_open = parts;
         (self.batch_words, self.batch_small, self.batch_cut) = (words, 2 * BATCH, n0);
     }
 
@@ -358,6 +399,14 @@ impl Engine {
             }
         }
         self.g.push(v);
+        match u16::try_from(v) {
+            Ok(v) => {
+                if let Some(narrow) = &mut self.narrow {
+                    narrow.push(v);
+                }
+            }
+            Err(_) => self.narrow = None,
+        }
     }
 
     /// `G(n)` for the size `n`, lane `l` of its batch, the values below `n` known.
@@ -428,9 +477,13 @@ impl Engine {
             if n < i + 2 {
                 continue;
             }
-            wanted = self
-                .kernel
-                .offer_common(&mut self.want, &self.g, n - i, wanted);
+            wanted = self.kernel.offer_common(
+                &mut self.want,
+                &self.g,
+                self.narrow.as_deref(),
+                n - i,
+                wanted,
+            );
         }
         // The least value never offered.
         (0..words)

@@ -1,11 +1,17 @@
 //! The two inner loops of the rare/common split, over bitsets of values (bit `v` of word
 //! `v / 64`): the splits with a rare part, and the scan of all splits for the values still
 //! wanted. Each has a plain loop, an AVX2 one and an AVX-512 one, chosen at run time; all clear
-//! exactly the same bits. The AVX-512 loops take 16 splits a step and test their xors against
-//! the bitset (held in registers when it fits, else read by a gather); the AVX2 loops take 8 a
-//! step, the bitset read by gathers (or, while at most four values are wanted in the scan, each
-//! lane compared with them). The lanes that hit a set bit are cleared by plain code,
-//! from a log filled without branches in the rare loop.
+//! exactly the same bits.
+//!
+//! The AVX-512 loops take 16 splits a step and test their xors against the bitset (held in
+//! registers when it fits, else read by a gather); the rare loop clears the lanes that hit
+//! from a log filled without branches.
+//!
+//! The AVX2 rare loop clears each split's bit with a plain store, untested: on Zen 3 a gather
+//! of 8 costs more than the 8 stores it would spare. The AVX2 scan reads the bitset by gathers,
+//! 8 splits a step, while more than eight values are wanted; then (most of the scan: the
+//! last values wanted are the rarest) it compares each lane with them, 16 splits a step on
+//! the values' 16-bit copy where every value fits 16 bits, else 8.
 
 /// Sizes computed together by [`Kernel::offer_rare`].
 pub const BATCH: usize = 16;
@@ -78,8 +84,17 @@ impl Kernel {
     }
 
     /// Clears in `want` the bit of `g[a] xor g[left - a]` for `a` in `1..=left / 2` until the
-    /// `wanted` bits set are all clear; returns how many are left.
-    pub fn offer_common(self, want: &mut [u64], g: &[u32], left: usize, wanted: u32) -> u32 {
+    /// `wanted` bits set are all clear; returns how many are left. `narrow`, where given, is
+    /// `g` in 16 bits (every value below 2^16), which the AVX2 scan reads 16 splits a step.
+    pub fn offer_common(
+        self,
+        want: &mut [u64],
+        g: &[u32],
+        narrow: Option<&[u16]>,
+        left: usize,
+        wanted: u32,
+    ) -> u32 {
+        debug_assert!(narrow.is_none_or(|n| n.len() == g.len()));
         let (mut wanted, from) = match self {
             #[cfg(target_arch = "x86_64")]
             // SAFETY: as for `offer_rare`.
@@ -89,7 +104,7 @@ impl Kernel {
             #[cfg(target_arch = "x86_64")]
             // SAFETY: as for `offer_rare`.
             Kernel::Avx2 if has_avx2() && fits_gather(want, g) => unsafe {
-                avx2::offer_common(want, g, left, wanted)
+                avx2::offer_common(want, g, narrow, left, wanted)
             },
             _ => (wanted, 1),
         };
@@ -396,47 +411,30 @@ mod avx512 {
 mod avx2 {
     use std::arch::x86_64::*;
 
-    use super::{BATCH, HitLog, clear_hits};
+    use super::{BATCH, clear, clear_hits};
 
-    /// Lanes a register holds; a batch is two halves.
+    /// 32-bit lanes a register holds.
     const LANES: usize = 8;
 
-    /// For each mask of 8 lanes, the lanes set, in order, then zeros: the permutation that packs
-    /// a register's hits to its front (AVX2 has no compress).
-    static PACK: [[u32; LANES]; 256] = pack_table();
-
-    const fn pack_table() -> [[u32; LANES]; 256] {
-        let mut table = [[0u32; LANES]; 256];
-        let mut mask = 0;
-        while mask < 256 {
-            let (mut lane, mut packed) = (0, 0);
-            while lane < LANES {
-                if mask >> lane & 1 == 1 {
-                    table[mask][packed] = lane as u32;
-                    packed += 1;
-                }
-                lane += 1;
-            }
-            mask += 1;
-        }
-        table
-    }
-
-    /// The lanes of `x` whose bit is set in the bitset at `words` (32-bit words), among
-    /// `valid`, as a mask of 8 bits; `at` is each lane's word.
+    /// The lanes of `x` whose bit is set in the bitset at `words` (32-bit words), as a mask of
+    /// 8 bits.
+    ///
+    /// # Safety
+    /// Every lane of `x` is below the bitset's length in bits.
     #[inline]
     #[target_feature(enable = "avx2,popcnt")]
-    unsafe fn hits(words: *const i32, at: __m256i, x: __m256i, valid: __m256i) -> u32 {
-        // SAFETY: the caller's valid lanes index within the bitset; the others read nothing.
-        let word =
-            unsafe { _mm256_mask_i32gather_epi32::<4>(_mm256_setzero_si256(), words, at, valid) };
+    unsafe fn hits(words: *const i32, x: __m256i) -> u32 {
+        // SAFETY: by the caller's bound, each lane's word is within the bitset.
+        let word = unsafe { _mm256_i32gather_epi32::<4>(words, _mm256_srli_epi32::<5>(x)) };
         let one = _mm256_set1_epi32(1);
         let bit = _mm256_srlv_epi32(word, _mm256_and_si256(x, _mm256_set1_epi32(31)));
         let hit = _mm256_cmpeq_epi32(_mm256_and_si256(bit, one), one);
         _mm256_movemask_ps(_mm256_castsi256_ps(hit)) as u32
     }
 
-    /// `Kernel::offer_rare` in two halves of 8 lanes: the batch's sizes, partners contiguous.
+    /// `Kernel::offer_rare`: each split's bit cleared by a plain store, without testing it
+    /// first. On Zen 3 this is about 30% faster than testing 8 lanes a step by a gather and
+    /// logging the hits (the AVX-512 loop's way), which the gather's cost outweighs here.
     #[target_feature(enable = "avx2,popcnt")]
     pub(super) unsafe fn offer_rare(
         open: &mut [u64],
@@ -446,11 +444,7 @@ mod avx2 {
         val: &[u32],
         base: usize,
     ) {
-        let lane = _mm256_set_epi32(7, 6, 5, 4, 3, 2, 1, 0);
-        // Lane l's bitset starts at word 2 * words * l, in 32-bit words.
-        let low = _mm256_mullo_epi32(lane, _mm256_set1_epi32(2 * words as i32));
-        let high = _mm256_add_epi32(low, _mm256_set1_epi32((2 * words * LANES) as i32));
-        let mut log = HitLog::new();
+        let bits = open.as_mut_ptr();
         for (&s, &v) in pos.iter().zip(val) {
             let s = s as usize;
             // Lanes whose partner `base + l - s` is at least 1.
@@ -458,49 +452,33 @@ mod avx2 {
             if from == BATCH {
                 break;
             }
-            for (half, bitset) in [(0, low), (LANES, high)] {
-                if from >= half + LANES {
-                    continue;
+            if from > 0 {
+                for l in from..BATCH {
+                    clear(&mut open[l * words..], v ^ g[base + l - s]);
                 }
-                let first = from.saturating_sub(half) as i32;
-                let valid = _mm256_cmpgt_epi32(lane, _mm256_set1_epi32(first - 1));
-                // SAFETY: the valid lanes read `g[base + half + l - s]`, within `g` as for
-                // the plain loop; masked-off lanes read nothing.
-                let x = unsafe {
-                    let partners = g.as_ptr().wrapping_add(base + half).wrapping_sub(s);
-                    let gp = _mm256_maskload_epi32(partners.cast(), valid);
-                    _mm256_xor_si256(gp, _mm256_set1_epi32(v as i32))
-                };
-                let at = _mm256_add_epi32(bitset, _mm256_srli_epi32::<5>(x));
-                // SAFETY: each valid lane's word is within its lane's bitset.
-                let lanes = unsafe { hits(open.as_ptr().cast(), at, x, valid) };
-                // The hits go to the log without a branch, packed to its end.
-                let at_bit = _mm256_add_epi32(_mm256_slli_epi32::<5>(bitset), x);
-                // SAFETY: `PACK` has a row for each 8-bit mask; the log's tail has room for 8
-                // hits.
-                unsafe {
-                    let order = _mm256_loadu_si256(PACK[lanes as usize].as_ptr().cast());
-                    _mm256_storeu_si256(
-                        log.tail().cast(),
-                        _mm256_permutevar8x32_epi32(at_bit, order),
-                    );
+                continue;
+            }
+            // SAFETY: the 16 partners `g[base - s..base - s + 16]` are within `g`, as for the
+            // plain loop, and each xor is a bit of its lane's bitset (the caller's bound).
+            unsafe {
+                let partners = g.as_ptr().add(base - s);
+                let xs: [u32; BATCH] = std::array::from_fn(|l| *partners.add(l) ^ v);
+                for (l, x) in xs.into_iter().enumerate() {
+                    *bits.add(l * words + (x >> 6) as usize) &= !(1u64 << (x & 63));
                 }
-                log.stored(lanes.count_ones() as usize, open);
             }
         }
-        log.clear_in(open);
     }
 
     /// Wanted values few enough to compare each lane with, instead of reading the bitset.
-    const LISTED: usize = 4;
+    const LISTED: usize = 8;
 
-    /// The wanted values, each in all 8 lanes, when there are at most [`LISTED`] of them.
-    #[target_feature(enable = "avx2,popcnt")]
-    fn listed(want: &[u64], wanted: u32) -> Option<[__m256i; LISTED]> {
+    /// The wanted values when there are at most [`LISTED`] of them; unused entries repeat a
+    /// wanted value (there is at least one), so they add no hit.
+    fn listed(want: &[u64], wanted: u32) -> Option<[u32; LISTED]> {
         if wanted as usize > LISTED {
             return None;
         }
-        // Unused entries repeat a wanted value (there is at least one), so they add no hit.
         let mut values = [u32::MAX; LISTED];
         let mut k = 0;
         for (w, &word) in want.iter().enumerate() {
@@ -514,24 +492,94 @@ mod avx2 {
         for i in k..LISTED {
             values[i] = values[0];
         }
-        Some(values.map(|v| _mm256_set1_epi32(v as i32)))
+        Some(values)
     }
 
-    /// `Kernel::offer_common` for whole steps of 8 from `a = 1`; returns the wanted values left
-    /// and the first `a` not done. While at most [`LISTED`] values are wanted (the usual case),
-    /// each lane is compared with them; otherwise the bitset is read by gathers.
+    /// For 16-bit lanes: the bytes of each 128-bit half in reverse order of their 16-bit
+    /// words.
+    const REVERSE_WORDS: [i8; 32] = [
+        14, 15, 12, 13, 10, 11, 8, 9, 6, 7, 4, 5, 2, 3, 0, 1, //
+        14, 15, 12, 13, 10, 11, 8, 9, 6, 7, 4, 5, 2, 3, 0, 1,
+    ];
+
+    /// The scan on 16-bit values, 16 splits a step, from `a` while the step fits in
+    /// `1..=left / 2`, until a lane's xor equals one of `values` (each in all 16 lanes):
+    /// returns the next `a`, and the hit lanes (a mask of 16 bits) with their xors, if any.
+    #[target_feature(enable = "avx2,popcnt")]
+    fn listed_narrow(
+        g16: &[u16],
+        mut a: usize,
+        left: usize,
+        values: [u32; LISTED],
+    ) -> (usize, Option<(u32, [u32; 2 * LANES])>) {
+        let values = values.map(|v| _mm256_set1_epi16(v as u16 as i16));
+        // SAFETY: the table holds 32 bytes.
+        let reverse = unsafe { _mm256_loadu_si256(REVERSE_WORDS.as_ptr().cast()) };
+        while a + 2 * LANES - 1 <= left / 2 {
+            // SAFETY: lanes `a..a + 16` and `left - a - 15..=left - a` are within `g16`, as
+            // `a + 15 <= left / 2 < left < g16.len() + 1`.
+            let (low, high) = unsafe {
+                (
+                    _mm256_loadu_si256(g16.as_ptr().add(a).cast()),
+                    _mm256_loadu_si256(g16.as_ptr().add(left - a - (2 * LANES - 1)).cast()),
+                )
+            };
+            let high = _mm256_permute4x64_epi64::<0x4e>(_mm256_shuffle_epi8(high, reverse));
+            let x = _mm256_xor_si256(low, high);
+            let hit = values.iter().fold(_mm256_setzero_si256(), |hit, &v| {
+                _mm256_or_si256(hit, _mm256_cmpeq_epi16(x, v))
+            });
+            // Two bits a lane.
+            let bytes = _mm256_movemask_epi8(hit) as u32;
+            if bytes != 0 {
+                let mut words = [0u16; 2 * LANES];
+                // SAFETY: `words` holds 16 lanes.
+                unsafe { _mm256_storeu_si256(words.as_mut_ptr().cast(), x) };
+                let lanes = (0..2 * LANES)
+                    .filter(|l| bytes >> (2 * l) & 1 != 0)
+                    .fold(0, |m, l| m | 1 << l);
+                return (a + 2 * LANES, Some((lanes, words.map(u32::from))));
+            }
+            a += 2 * LANES;
+        }
+        (a, None)
+    }
+
+    /// `Kernel::offer_common` for whole steps of 8 (or 16) from `a = 1`; returns the wanted
+    /// values left and the first `a` not done. While at most [`LISTED`] values are wanted
+    /// (the usual case), each lane is compared with them, 16 lanes of 16 bits a step where
+    /// `narrow` is given; otherwise the bitset is read by gathers.
     #[target_feature(enable = "avx2,popcnt")]
     pub(super) unsafe fn offer_common(
         want: &mut [u64],
         g: &[u32],
+        narrow: Option<&[u16]>,
         left: usize,
         mut wanted: u32,
     ) -> (u32, usize) {
         let reverse = _mm256_set_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-        let all = _mm256_set1_epi32(-1);
+        let broadcast = |list: Option<[u32; LISTED]>| {
+            list.map(|values| values.map(|v| _mm256_set1_epi32(v as i32)))
+        };
         let mut list = listed(want, wanted);
+        let mut list32 = broadcast(list);
         let mut a = 1;
-        while wanted != 0 && a + LANES - 1 <= left / 2 {
+        while wanted != 0 {
+            if let (Some(values), Some(g16)) = (list, narrow) {
+                let (next, hit) = listed_narrow(g16, a, left, values);
+                a = next;
+                if let Some((lanes, xs)) = hit {
+                    if clear_hits(want, &xs, lanes, &mut wanted) {
+                        return (0, a);
+                    }
+                    list = listed(want, wanted);
+                    list32 = broadcast(list);
+                    continue;
+                }
+            }
+            if a + LANES - 1 > left / 2 {
+                break;
+            }
             // SAFETY: lanes `a..a + 8` and `left - a - 7..=left - a` are within `g`, as
             // `a + 7 <= left / 2 < left < g.len() + 1`; every xor of two values is below the
             // bitset's length in bits.
@@ -539,15 +587,14 @@ mod avx2 {
                 let low = _mm256_loadu_si256(g.as_ptr().add(a).cast());
                 let high = _mm256_loadu_si256(g.as_ptr().add(left - a - (LANES - 1)).cast());
                 let x = _mm256_xor_si256(low, _mm256_permutevar8x32_epi32(high, reverse));
-                let lanes = match &list {
-                    Some([v0, v1, v2, v3]) => {
-                        let hit = _mm256_or_si256(
-                            _mm256_or_si256(_mm256_cmpeq_epi32(x, *v0), _mm256_cmpeq_epi32(x, *v1)),
-                            _mm256_or_si256(_mm256_cmpeq_epi32(x, *v2), _mm256_cmpeq_epi32(x, *v3)),
-                        );
+                let lanes = match list32 {
+                    Some(values) => {
+                        let hit = values.iter().fold(_mm256_setzero_si256(), |hit, &v| {
+                            _mm256_or_si256(hit, _mm256_cmpeq_epi32(x, v))
+                        });
                         _mm256_movemask_ps(_mm256_castsi256_ps(hit)) as u32
                     }
-                    None => hits(want.as_ptr().cast(), _mm256_srli_epi32::<5>(x), x, all),
+                    None => hits(want.as_ptr().cast(), x),
                 };
                 (x, lanes)
             };
@@ -559,6 +606,7 @@ mod avx2 {
                     return (0, a + LANES);
                 }
                 list = listed(want, wanted);
+                list32 = broadcast(list);
             }
             a += LANES;
         }

@@ -33,10 +33,10 @@ pub enum OctalError {
     Interrupted,
 }
 
-/// Bytes the values of `len` heap sizes take at most (the values, the rare list if every size
-/// were rare, the option table).
+/// Bytes the values of `len` heap sizes take at most (the values, in 32 and 16 bits, the rare
+/// list if every size were rare, the option table).
 pub fn memory(len: usize) -> u64 {
-    (len as u64).saturating_mul(4 + 8 + 4)
+    (len as u64).saturating_mul(4 + 2 + 8 + 4)
 }
 
 /// A certified period: `G(n + period) = G(n)` was checked for `n` in `[from, to)` within
