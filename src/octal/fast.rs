@@ -30,7 +30,7 @@
 //! The mask is chosen again each time the length grows by a quarter, from the values'
 //! frequencies (the one that makes the fewest sizes rare), and the rare list rebuilt.
 
-use std::ops::Range;
+use rayon::prelude::*;
 
 use super::code::OctalCode;
 use super::lanes::{BATCH, Kernel, clear};
@@ -103,19 +103,6 @@ fn offer_batch(
 
 /// Parts the rare list is cut into for a batch's bitsets made alongside the batch before it.
 const OVERLAP_PARTS: usize = 4;
-
-/// Runs `offer` on each job, in parallel on the pool.
-fn offer_parts(
-    mut jobs: Vec<(&mut Vec<u64>, Range<usize>)>,
-    offer: &(impl Fn(&mut Vec<u64>, Range<usize>) + Sync),
-) {
-    if jobs.len() > 1 {
-        let rest = jobs.split_off(jobs.len() / 2);
-        rayon::join(|| offer_parts(jobs, offer), || offer_parts(rest, offer));
-    } else if let Some((open, range)) = jobs.pop() {
-        offer(open, range);
-    }
-}
 
 /// Masks are chosen among the values' lowest bits: enough for every published game.
 const MASK_BITS: u32 = 12;
@@ -359,16 +346,8 @@ impl Engine {
             || {
                 // The rare list in parts, each into its own bitsets, so that the thread done
                 // first (with this batch, or with a part) takes the parts left.
-                let jobs: Vec<_> = parts
-                    .iter_mut()
-                    .enumerate()
-                    .map(|(i, open)| {
-                        let range =
-                            i * pos.len() / OVERLAP_PARTS..(i + 1) * pos.len() / OVERLAP_PARTS;
-                        (open, range)
-                    })
-                    .collect();
-                offer_parts(jobs, &|open, range| {
+                parts.par_iter_mut().enumerate().for_each(|(i, open)| {
+                    let range = i * pos.len() / OVERLAP_PARTS..(i + 1) * pos.len() / OVERLAP_PARTS;
                     let (pos, val) = (&pos[range.clone()], &val[range]);
                     offer_batch(kernel, &splits, open, words, g, pos, val, n0 + batch)
                 });
