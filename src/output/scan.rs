@@ -171,6 +171,13 @@ pub trait Tally<I, S>: Default + Serialize + DeserializeOwned {
     /// checkpoint cannot resume a survey.
     const COMMAND: &'static str;
     fn add(&mut self, item: &I, solved: &S);
+    /// Adds a chunk's rows, in order: a tally that costs much a row overrides it to do the
+    /// costly part on all cores (the writer's thread would otherwise bound the scan).
+    fn add_chunk(&mut self, items: &[I], solved: &[S]) {
+        for (item, s) in items.iter().zip(solved) {
+            self.add(item, s);
+        }
+    }
     /// Adds what `part` counted beyond its rows (work done, which rows do not record), for
     /// the totals of a merge of parts.
     fn add_work(&mut self, _part: &Self) {}
@@ -455,9 +462,7 @@ impl<'w, W: Scan, T: Tally<W::Item, W::Solved>> ScanJob<'w, W, T> {
             if let Sink::Fields(fields) = sink {
                 self.work.fields(items, solved, *fields);
             }
-            for (item, s) in items.iter().zip(solved) {
-                self.tally.add(item, s);
-            }
+            self.tally.add_chunk(items, solved);
             if let Some(f) = &mut self.file
                 && k + 1 < self.end
             {

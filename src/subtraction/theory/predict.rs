@@ -162,7 +162,7 @@ impl TheoryColumns {
         let (a1, b1, c1) = (a / g, b / g, c / g);
         let base = Base::new(a1, b1);
         let rho = c1 % (a1 + b1);
-        let (predicted_period, agrees) = match predict(a, b, c) {
+        let (predicted_period, agrees) = match predict_on(&base, c1, g) {
             Prediction::Covered { period, .. } | Prediction::Additive { period } => {
                 (period as i64, Some(q == 0 && p == period))
             }
@@ -198,23 +198,28 @@ pub enum Prediction {
 /// The prediction for `a < b < c`, reduced by `g = gcd(a, b, c)` and scaled back (Lemma 5).
 pub fn predict(a: usize, b: usize, c: usize) -> Prediction {
     let g = gcd(gcd(a, b), c);
-    let (a, b, c) = (a / g, b / g, c / g);
+    predict_on(&Base::new(a / g, b / g), c / g, g)
+}
+
+/// [`predict`] on the base of the reduced pair, `c1` the reduced largest move and `g` the gcd
+/// it was reduced by: for callers that need the base too, which is then built once.
+pub fn predict_on(base: &Base, c1: usize, g: usize) -> Prediction {
+    let (a, b) = (base.a, base.b);
     if a == 1 {
         return Prediction::OutsideTheory;
     }
-    if c == a + b {
+    if c1 == a + b {
         return Prediction::Additive {
             period: g * additive_period(a, b),
         };
     }
-    let base = Base::new(a, b);
-    match zone(&base, c % (a + b)) {
+    match zone(base, c1 % (a + b)) {
         Some(zone) => Prediction::Covered {
             zone,
             period: g * match zone {
                 Zone::APlusB => a + b,
-                Zone::CPlusA => c + a,
-                Zone::CPlusB => c + b,
+                Zone::CPlusA => c1 + a,
+                Zone::CPlusB => c1 + b,
             },
         },
         None => Prediction::Uncovered,
