@@ -27,6 +27,16 @@ pub mod period;
 pub mod refusal;
 pub mod subtraction;
 
+/// A fresh seed for each run of a unit test's random cases (`NIMSEQ_SEED` replays one); the
+/// tests print it with any failure.
+#[cfg(test)]
+pub(crate) fn test_seed() -> u64 {
+    std::env::var("NIMSEQ_SEED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(rand::random::<u64>)
+}
+
 /// The crate's version, which the Python package reports as `nimseq.__version__`.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 

@@ -958,10 +958,7 @@ mod tests {
     #[test]
     fn both_maths_agree_on_random_triples() {
         use rand::{Rng, SeedableRng};
-        let seed = std::env::var("NIMSEQ_SEED")
-            .ok()
-            .and_then(|s| s.parse().ok())
-            .unwrap_or_else(rand::random::<u64>);
+        let seed = crate::test_seed();
         let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
         let (mut fastest, mut portable) = (TripleSolver::default(), TripleSolver::portable());
         for _ in 0..1_000 {

@@ -446,10 +446,7 @@ mod tests {
     #[test]
     fn a_chunk_at_once_equals_its_rows_one_by_one() {
         use rand::{Rng, SeedableRng};
-        let seed = std::env::var("NIMSEQ_SEED")
-            .ok()
-            .and_then(|s| s.parse().ok())
-            .unwrap_or_else(rand::random::<u64>);
+        let seed = crate::test_seed();
         let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
         let (sets, solved): (Vec<MoveSet>, Vec<Solution>) = (0..20_000)
             .map(|_| {
