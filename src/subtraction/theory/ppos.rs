@@ -4,7 +4,7 @@
 use super::super::planes::Planes;
 use super::super::ruleset::Ruleset;
 use super::base::Base;
-use super::predict::{Prediction, Zone, predict};
+use super::predict::{Prediction, Zone, predict, predict_on};
 use super::{additive_period, gcd};
 use crate::InputError;
 use crate::memory::Budget;
@@ -25,7 +25,8 @@ pub fn closed_form(
 ) -> Option<(&'static str, Vec<usize>)> {
     let g = gcd(gcd(a, b), c);
     let (a1, b1, c1) = (a / g, b / g, c / g);
-    let prediction = predict(a, b, c);
+    let base = Base::new(a1, b1);
+    let prediction = predict_on(&base, c1, g);
     // Lemma 5: W0(g S') = { g m + r : m in W0(S'), 0 <= r < g }.
     let primitive_count = count.div_ceil(g);
     let (name, primitive): (&str, Vec<usize>) = match prediction {
@@ -46,7 +47,6 @@ pub fn closed_form(
             ("Theorem 34 (additive)", w.collect())
         }
         Prediction::Covered { zone, .. } => {
-            let base = Base::new(a1, b1);
             let rho = c1 % base.n;
             let n_c = c1 / base.n * base.big_n + (0..rho).filter(|&x| base.in_z(x)).count();
             match zone {
