@@ -9,7 +9,8 @@
 //! parts as the backend ([`PartsReader`]): each row is read back and checked to be the row of
 //! the item the scan expects next, so rows out of order, missing or extra are refused too, and
 //! the totals and checksum are made from the rows, as one run makes them. A refusal leaves no
-//! output behind.
+//! output behind. A chunk's rows are read on one thread and parsed and checked on all cores
+//! (a cluster node has many); a refusal still names the first row at fault.
 
 use std::collections::BTreeMap;
 use std::collections::VecDeque;
@@ -19,6 +20,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 use indicatif::ProgressBar;
+use rayon::prelude::*;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
@@ -330,33 +332,14 @@ impl Source {
         })
     }
 
-    /// Calls `read` with the next row's fields; `None` at the end of the part.
-    fn next<S>(
-        &mut self,
-        header: &str,
-        read: &mut dyn FnMut(&[Field<'_>]) -> Result<S, String>,
-    ) -> Result<Option<S>, String> {
-        let line = |lines: &mut io::Lines<BufReader<File>>| lines.next().transpose();
+    /// The next row, not yet parsed; `None` at the end of the part.
+    fn next(&mut self) -> Result<Option<Raw>, String> {
+        let line = |lines: &mut io::Lines<BufReader<File>>| {
+            lines.next().transpose().map_err(|e| e.to_string())
+        };
         match self {
-            Source::Csv(lines) => match line(lines).map_err(|e| e.to_string())? {
-                None => Ok(None),
-                Some(text) => {
-                    let fields: Vec<Field<'_>> = text.split(',').map(csv_field).collect();
-                    read(&fields).map(Some)
-                }
-            },
-            Source::Jsonl(lines) => match line(lines).map_err(|e| e.to_string())? {
-                None => Ok(None),
-                Some(text) => {
-                    let object: serde_json::Map<String, Value> =
-                        serde_json::from_str(&text).map_err(|e| format!("not a JSON row: {e}"))?;
-                    let fields: Vec<Field<'_>> = header
-                        .split(',')
-                        .map(|name| json_field(object.get(name)))
-                        .collect();
-                    read(&fields).map(Some)
-                }
-            },
+            Source::Csv(lines) => Ok(line(lines)?.map(Raw::Csv)),
+            Source::Jsonl(lines) => Ok(line(lines)?.map(Raw::Jsonl)),
             Source::Parquet { files, rows } => {
                 while rows.is_empty() {
                     let Some(file) = files.pop_front() else {
@@ -367,9 +350,61 @@ impl Source {
                         Ok(())
                     })?;
                 }
-                let row = rows.pop_front().expect("a row is there");
+                Ok(rows.pop_front().map(Raw::Fields))
+            }
+        }
+    }
+}
+
+/// A row as read, with its part and its number there (from 0), for messages.
+struct RawRow<'p> {
+    raw: Raw,
+    part: &'p Part,
+    row: u64,
+}
+
+impl RawRow<'_> {
+    /// A refusal naming row `row` of `part`.
+    fn refusal(part: &Part, row: u64, why: String) -> ResumeError {
+        refuse(format!("'{}', row {}: {why}", part.path.display(), row + 1))
+    }
+
+    fn at(&self, why: String) -> ResumeError {
+        Self::refusal(self.part, self.row, why)
+    }
+}
+
+/// A row as read from its part, parsed later (on all cores: the reading is serial).
+enum Raw {
+    Csv(String),
+    Jsonl(String),
+    Fields(Vec<Owned>),
+}
+
+impl Raw {
+    /// Calls `read` with the row's fields, in `header` order.
+    fn read<S>(
+        &self,
+        header: &str,
+        read: impl FnOnce(&[Field<'_>]) -> Result<S, String>,
+    ) -> Result<S, String> {
+        match self {
+            Raw::Csv(text) => {
+                let fields: Vec<Field<'_>> = text.split(',').map(csv_field).collect();
+                read(&fields)
+            }
+            Raw::Jsonl(text) => {
+                let object: serde_json::Map<String, Value> =
+                    serde_json::from_str(text).map_err(|e| format!("not a JSON row: {e}"))?;
+                let fields: Vec<Field<'_>> = header
+                    .split(',')
+                    .map(|name| json_field(object.get(name)))
+                    .collect();
+                read(&fields)
+            }
+            Raw::Fields(row) => {
                 let fields: Vec<Field<'_>> = row.iter().map(Owned::field).collect();
-                read(&fields).map(Some)
+                read(&fields)
             }
         }
     }
@@ -405,7 +440,7 @@ impl Cursor<'_> {
             )));
         }
         let source = self.source(part, header).map_err(at)?;
-        if source.next(header, &mut |_| Ok(())).map_err(at)?.is_some() {
+        if source.next().map_err(at)?.is_some() {
             return Err(at(format!(
                 "a row after its last ({} rows, as its .done says)",
                 part.done.rows
@@ -426,47 +461,71 @@ impl<W: Scan> SolveOn<PartsReader<'_>> for W {
         })
     }
 
-    /// The rows of `items`, read from the parts in order, each checked to be its item's.
+    /// The rows of `items`, read from the parts in order, each checked to be its item's: read
+    /// on one thread, parsed and checked on all cores. A refusal names the first row at fault,
+    /// as a reading row by row would.
     fn solve(
         &self,
         reader: &PartsReader<'_>,
         items: &[W::Item],
         _: &ProgressBar,
     ) -> Result<Vec<W::Solved>, W::Error> {
-        let mut cursor = reader.cursor.lock().expect("no reader panics");
-        let mut solved = Vec::with_capacity(items.len());
-        for item in items {
-            loop {
-                let Some(part) = cursor.parts.front().copied() else {
-                    return Err(refuse("the parts hold fewer rows than the scan".into()).into());
-                };
-                if cursor.row == part.done.rows {
-                    cursor.end_part(part, reader.header)?;
-                    continue;
+        let (rows, cut) = reader.read(items.len());
+        let parsed: Vec<Result<W::Solved, String>> = rows
+            .par_iter()
+            .zip(items)
+            .map(|(r, item)| {
+                r.raw
+                    .read(reader.header, |fields| self.read_row(item, fields))
+            })
+            .collect();
+        // In row order, so that the first row at fault is the one named.
+        let solved = parsed
+            .into_iter()
+            .zip(&rows)
+            .map(|(parsed, r)| parsed.map_err(|why| r.at(why)))
+            .collect::<Result<Vec<_>, _>>()?;
+        match cut {
+            Some(why) => Err(why.into()),
+            None => Ok(solved),
+        }
+    }
+}
+
+impl<'p> PartsReader<'p> {
+    /// The next `count` rows, and why they stop short if they do.
+    fn read(&self, count: usize) -> (Vec<RawRow<'p>>, Option<ResumeError>) {
+        let mut cursor = self.cursor.lock().expect("no reader panics");
+        let mut rows = Vec::with_capacity(count);
+        while rows.len() < count {
+            let Some(part) = cursor.parts.front().copied() else {
+                return (
+                    rows,
+                    Some(refuse("the parts hold fewer rows than the scan".into())),
+                );
+            };
+            if cursor.row == part.done.rows {
+                if let Err(why) = cursor.end_part(part, self.header) {
+                    return (rows, Some(why));
                 }
-                let row = cursor.row;
-                let at = |why: String| {
-                    refuse(format!("'{}', row {}: {why}", part.path.display(), row + 1))
-                };
-                let read = cursor
-                    .source(part, reader.header)
-                    .and_then(|source| {
-                        source.next(reader.header, &mut |fields| self.read_row(item, fields))
-                    })
-                    .map_err(at)?;
-                let Some(read) = read else {
-                    return Err(refuse(format!(
+                continue;
+            }
+            let row = cursor.row;
+            let read = cursor.source(part, self.header).and_then(Source::next);
+            match read {
+                Ok(Some(raw)) => rows.push(RawRow { raw, part, row }),
+                Ok(None) => {
+                    let why = format!(
                         "'{}' ends after {row} rows, its .done says {}",
                         part.path.display(),
                         part.done.rows
-                    ))
-                    .into());
-                };
-                cursor.row += 1;
-                solved.push(read);
-                break;
+                    );
+                    return (rows, Some(refuse(why)));
+                }
+                Err(why) => return (rows, Some(RawRow::refusal(part, row, why))),
             }
+            cursor.row += 1;
         }
-        Ok(solved)
+        (rows, None)
     }
 }
