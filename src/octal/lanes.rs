@@ -473,9 +473,18 @@ mod avx2 {
     /// Wanted values few enough to compare each lane with, instead of reading the bitset.
     const LISTED: usize = 8;
 
-    /// The wanted values when there are at most [`LISTED`] of them; unused entries repeat a
-    /// wanted value (there is at least one), so they add no hit.
-    fn listed(want: &[u64], wanted: u32) -> Option<[u32; LISTED]> {
+    /// The wanted values when there are at most [`LISTED`] of them, each also in all 8 lanes of
+    /// a register (for 32-bit lanes); unused entries repeat a wanted value (there is at least
+    /// one), so they add no hit.
+    #[derive(Clone, Copy)]
+    struct Listed {
+        values: [u32; LISTED],
+        lanes: [__m256i; LISTED],
+    }
+
+    /// The wanted values as [`Listed`], if few enough.
+    #[target_feature(enable = "avx2,popcnt")]
+    fn listed(want: &[u64], wanted: u32) -> Option<Listed> {
         if wanted as usize > LISTED {
             return None;
         }
@@ -492,7 +501,10 @@ mod avx2 {
         for i in k..LISTED {
             values[i] = values[0];
         }
-        Some(values)
+        Some(Listed {
+            values,
+            lanes: values.map(|v| _mm256_set1_epi32(v as i32)),
+        })
     }
 
     /// For 16-bit lanes: the bytes of each 128-bit half in reverse order of their 16-bit
@@ -558,14 +570,10 @@ mod avx2 {
         mut wanted: u32,
     ) -> (u32, usize) {
         let reverse = _mm256_set_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-        let broadcast = |list: Option<[u32; LISTED]>| {
-            list.map(|values| values.map(|v| _mm256_set1_epi32(v as i32)))
-        };
         let mut list = listed(want, wanted);
-        let mut list32 = broadcast(list);
         let mut a = 1;
         while wanted != 0 {
-            if let (Some(values), Some(g16)) = (list, narrow) {
+            if let (Some(Listed { values, .. }), Some(g16)) = (list, narrow) {
                 let (next, hit) = listed_narrow(g16, a, left, values);
                 a = next;
                 if let Some((lanes, xs)) = hit {
@@ -573,7 +581,6 @@ mod avx2 {
                         return (0, a);
                     }
                     list = listed(want, wanted);
-                    list32 = broadcast(list);
                     continue;
                 }
             }
@@ -587,8 +594,8 @@ mod avx2 {
                 let low = _mm256_loadu_si256(g.as_ptr().add(a).cast());
                 let high = _mm256_loadu_si256(g.as_ptr().add(left - a - (LANES - 1)).cast());
                 let x = _mm256_xor_si256(low, _mm256_permutevar8x32_epi32(high, reverse));
-                let lanes = match list32 {
-                    Some(values) => {
+                let lanes = match list {
+                    Some(Listed { lanes: values, .. }) => {
                         let hit = values.iter().fold(_mm256_setzero_si256(), |hit, &v| {
                             _mm256_or_si256(hit, _mm256_cmpeq_epi32(x, v))
                         });
@@ -606,7 +613,6 @@ mod avx2 {
                     return (0, a + LANES);
                 }
                 list = listed(want, wanted);
-                list32 = broadcast(list);
             }
             a += LANES;
         }
