@@ -318,10 +318,11 @@ impl fmt::Display for OctalReport {
         let s = &self.split;
         writeln!(
             f,
-            "split        {:?} split, mask {:#x}: {} rare sizes{}",
+            "split        {:?} split, mask {:#x}: {} rare size{}{}",
             s.kind,
             s.mask,
             s.rare_count,
+            if s.rare_count == 1 { "" } else { "s" },
             s.last_rare
                 .map_or(String::new(), |r| format!(", the last at {r}"))
         )?;
@@ -343,6 +344,6 @@ pub fn stats_lines(report: &OctalReport) -> String {
     let frequencies = report
         .frequencies
         .iter()
-        .map(|(v, n)| format!("g = {v:<4} {n} sizes"));
+        .map(|(v, n)| format!("g = {v:<4} {n} size{}", if *n == 1 { "" } else { "s" }));
     checksums.chain(frequencies).collect::<Vec<_>>().join("\n")
 }
