@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # Submits a nimseq scan or survey to Slurm as a job array of shards and a merge job that runs
-# once every shard has succeeded; prints the two job ids.
+# once every shard has ended (it refuses one that did not finish); prints the two job ids.
 #
 #     scripts/slurm/submit.sh sub scan --c-max 1000 --parts 64 --out scan-c1000.csv
 #
 # Its own flags, taken out of the command line:
 #   --parts N        shards, one array task each (default 16)
 #   --time T         time limit of each shard (Slurm's format; default 4:00:00)
-#   --threads T      CPUs per shard (default 2)
+#   --threads T      CPUs per shard and for the merge job (default 2)
 #   --partition P, --account A, --qos Q   passed to sbatch
 # It reads these of nimseq's flags:
 #   --out FILE       the merged result (default nimseq-COMMAND.csv); the shards go to
@@ -75,7 +75,7 @@ $gpu && shard+=(--gres=gpu:1)
 array_id=$(sbatch "${common[@]}" "${shard[@]}" "$here/shard.sbatch" "$parts_dir" "$ext" "${args[@]}")
 merge_args=()
 [ -n "$json" ] && merge_args+=(--json "$json")
-merge_id=$(sbatch "${common[@]}" --dependency="afterany:$array_id" --cpus-per-task=1 --mem=1G \
+merge_id=$(sbatch "${common[@]}" --dependency="afterany:$array_id" --cpus-per-task="$threads" --mem=1G \
     --output="$parts_dir/logs/merge.out" \
     "$here/merge.sbatch" "$parts_dir" "$ext" "$out" "${merge_args[@]}")
 echo "shards: job $array_id (array 1-$parts), output $parts_dir/"
