@@ -24,6 +24,7 @@ pub mod mex;
 pub mod octal;
 pub mod output;
 pub mod period;
+pub mod position;
 pub mod refusal;
 pub mod subtraction;
 

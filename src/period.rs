@@ -318,13 +318,16 @@ pub const OBSERVED_REPEATS: usize = 3;
 /// The eventual period a finite sequence appears to have, for sequences with no certificate
 /// (no bounded window determines them): the `(p, q)` with the least `p + q` (then least `p`)
 /// such that `s(x + p) = s(x)` on the whole range from `q`, seen for at least
-/// [`OBSERVED_REPEATS`] periods. Observed in the range, not proven.
+/// [`OBSERVED_REPEATS`] periods and over a stretch at least as long as the pre-period (a few
+/// equal values at the end of a long irregular start are no evidence). Observed in the range,
+/// not proven.
 pub fn observed<T: PartialEq>(seq: &[T]) -> Option<Period> {
     let len = seq.len();
     (1..=len / OBSERVED_REPEATS)
         .filter_map(|p| {
             let q = seq.last_mismatch(0, len - p, p).map_or(0, |x| x + 1);
-            (len - q >= OBSERVED_REPEATS * p).then_some(Period {
+            let seen = len - q;
+            (seen >= OBSERVED_REPEATS * p && seen >= q).then_some(Period {
                 period: p,
                 preperiod: q,
             })
@@ -584,6 +587,19 @@ mod tests {
         );
         // Two repeats are not enough.
         assert_eq!(observed(&[4, 1, 2, 3, 1, 2, 3]), None);
+        // Nor five equal values after twenty that show no period (G((l)) of k = 3 to l = 24:
+        // G((25)) = 1 breaks the run of zeros).
+        let mut late: Vec<u8> = (0..20).map(|n| (n * 7 % 5) as u8 + 1).collect();
+        late.extend([0; 5]);
+        assert_eq!(observed(&late), None);
+        late.extend([0; 15]);
+        assert_eq!(
+            observed(&late),
+            Some(Period {
+                period: 1,
+                preperiod: 20
+            })
+        );
     }
 
     #[test]

@@ -98,7 +98,23 @@ fn seq_matches_theorem_1_1_and_a002187() {
         .collect();
     assert_eq!(column(&csv), want);
     assert!(
-        err.contains("period 10 from n = 0 observed for n <= 40 (not proven)"),
+        err.contains("period 10 from n = 0 observed for n <= 40 (4.1 repeats, not proven)"),
+        "{err}"
+    );
+    // One sequence as a b-file: the same values as lines "n g".
+    let (bfile, _) = run(&[
+        "kcross", "seq", "--k", "3", "--n-max", "40", "--format", "bfile",
+    ]);
+    let lines: Vec<String> = want
+        .iter()
+        .enumerate()
+        .map(|(n, g)| format!("{n} {g}"))
+        .collect();
+    assert_eq!(bfile, lines.join("\n") + "\n");
+    // Five zeros after twenty irregular values are no period: G((25)) = 1.
+    let (_, err) = run(&["kcross", "ring", "--k", "3", "--l-max", "24"]);
+    assert!(
+        err.contains("G((l)) k=3: no period observed for l <= 24 (not proven)"),
         "{err}"
     );
     let (json, _) = run(&[

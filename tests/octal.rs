@@ -478,6 +478,45 @@ fn octal_cli() {
 /// The scan's rows: the fast path's equal the reference's on random codes of three and four
 /// digits (fresh seed), on every code of two digits through the CLI, and the spec's games
 /// show their published periods.
+/// Kayles (OEIS A002186, offset 0) in Winning Ways' rows of 12: from n = 72 on, the last row
+/// repeats (period 12, pre-period 71).
+const KAYLES_ROWS: [[u32; 12]; 7] = [
+    [0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6],
+    [4, 1, 2, 7, 1, 4, 3, 2, 1, 4, 6, 7],
+    [4, 1, 2, 8, 5, 4, 7, 2, 1, 8, 6, 7],
+    [4, 1, 2, 3, 1, 4, 7, 2, 1, 8, 2, 7],
+    [4, 1, 2, 8, 1, 4, 7, 2, 1, 4, 2, 7],
+    [4, 1, 2, 8, 1, 4, 7, 2, 1, 8, 6, 7],
+    [4, 1, 2, 8, 1, 4, 7, 2, 1, 8, 2, 7],
+];
+
+/// `octal seq 0.77 --len 100 --format bfile` is a b-file of A002186's first 100 terms (lines
+/// `n a(n)` from 0), and `--format csv` the same values as rows `n,g`.
+fn kayles_as_a_bfile_and_csv() {
+    let kayles: Vec<u32> = (0..100)
+        .map(|n| KAYLES_ROWS[(n / 12).min(6)][n % 12])
+        .collect();
+    let bfile = nimseq()
+        .args(["octal", "seq", "0.77", "--len", "100", "--format", "bfile"])
+        .output()
+        .unwrap();
+    assert!(bfile.status.success());
+    let want: String = kayles
+        .iter()
+        .enumerate()
+        .map(|(n, g)| format!("{n} {g}\n"))
+        .collect();
+    assert_eq!(String::from_utf8(bfile.stdout).unwrap(), want);
+    let csv = nimseq()
+        .args(["octal", "seq", "0.77", "--len", "3", "--format", "csv"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        String::from_utf8(csv.stdout).unwrap(),
+        "n,g\n0,0\n1,1\n2,2\n"
+    );
+}
+
 fn scan_rows_agree_across_backends() {
     let seed = fresh_seed();
     let mut rng = StdRng::seed_from_u64(seed);
@@ -683,6 +722,7 @@ trials!(
     subtraction_codes_equal_the_subtraction_engine,
     certificates_equal_the_plain_certifier,
     dawsons_chess_is_dawsons_kayles_shifted,
+    kayles_as_a_bfile_and_csv,
     published_values,
     treblecross_by_its_raw_rules_is_0_007,
     octal_cli,

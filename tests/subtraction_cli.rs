@@ -58,8 +58,8 @@ fn seq_prints_period_and_certificate() {
     let json: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(json["set"], serde_json::json!([3, 8, 12]));
     assert_eq!(json["certified"], true);
-    assert_eq!(json["period"], 5);
-    assert_eq!(json["preperiod"], 16);
+    assert_eq!(json["certificate"]["period"], 5);
+    assert_eq!(json["certificate"]["preperiod"], 16);
     assert_eq!(json["certificate"]["from"], 16);
 }
 
@@ -86,7 +86,35 @@ fn seq_says_plainly_when_no_period_is_certified() {
     assert_eq!(json["set"], serde_json::json!([143, 148, 292]));
     assert_eq!(json["certified"], false);
     assert_eq!(json["computed"], 5056);
-    assert!(json.get("period").is_none(), "{json}");
+    assert_eq!(json["certificate"], serde_json::Value::Null, "{json}");
+}
+
+/// One sequence as CSV rows `n,g` and as an OEIS b-file, the values of the JSON report.
+fn seq_as_csv_and_bfile() {
+    let args = ["sub", "seq", "3,8,15", "--len", "30"];
+    let json = run(&[&args[..], &["--format", "json"]].concat());
+    let json: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    let values: Vec<u64> = json["values"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_u64().unwrap())
+        .collect();
+    assert_eq!(values.len(), 30);
+    let rows = |sep: &str| -> String {
+        values
+            .iter()
+            .enumerate()
+            .map(|(n, g)| format!("{n}{sep}{g}\n"))
+            .collect()
+    };
+    let csv = run(&[&args[..], &["--format", "csv"]].concat());
+    assert_eq!(
+        String::from_utf8_lossy(&csv.stdout),
+        format!("n,g\n{}", rows(","))
+    );
+    let bfile = run(&[&args[..], &["--format", "bfile"]].concat());
+    assert_eq!(String::from_utf8_lossy(&bfile.stdout), rows(" "));
 }
 
 fn seq_handles_many_moves() {
@@ -743,8 +771,8 @@ fn four_move_scans_write_their_moves_in_order() {
         let s: serde_json::Value = serde_json::from_str(&seq).unwrap();
         assert_eq!(
             [
-                s["period"].as_u64().unwrap(),
-                s["preperiod"].as_u64().unwrap()
+                s["certificate"]["period"].as_u64().unwrap(),
+                s["certificate"]["preperiod"].as_u64().unwrap()
             ],
             [u64::from(row[4]), u64::from(row[5])],
             "{set}"
@@ -832,6 +860,7 @@ trials!(
     max_len_is_rounded_to_words_and_says_so,
     seq_prints_period_and_certificate,
     seq_says_plainly_when_no_period_is_certified,
+    seq_as_csv_and_bfile,
     seq_handles_many_moves,
     scan_checksum_matches_the_peer,
     bench_keeps_the_fastest_of_its_rounds,

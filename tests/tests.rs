@@ -23,6 +23,7 @@ mod kcross_values;
 mod merge_cli;
 mod octal;
 mod parsers;
+mod positions;
 mod shaders;
 mod slurm;
 mod subtraction_cli;
@@ -40,6 +41,7 @@ fn main() {
         merge_cli::trials(),
         octal::trials(),
         parsers::trials(),
+        positions::trials(),
         shaders::trials(),
         slurm::trials(),
         subtraction_cli::trials(),

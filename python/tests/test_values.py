@@ -39,7 +39,8 @@ def test_sub_period_equals_the_cli(cli, rng):
         assert c.set == tuple(moves)
         got = (c.period, c.preperiod, c.outcome_period, c.outcome_preperiod)
         assert got == tuple(
-            want[k] for k in ("period", "preperiod", "outcome_period", "outcome_preperiod")
+            want["certificate"][k]
+            for k in ("period", "preperiod", "outcome_period", "outcome_preperiod")
         ), moves
         assert c.window == (want["certificate"]["from"], want["certificate"]["to"])
         assert c.checked_len == want["certificate"]["checked_len"]

@@ -4,10 +4,9 @@ use std::io::{self, Write};
 
 use anyhow::Result;
 
-use super::args::{
-    ArrowsCensusArgs, ArrowsCommand, ArrowsSpidersArgs, CpuChoice, SeriesLayout, TableFormat,
-};
+use super::arrows_args::{ArrowsCensusArgs, ArrowsCommand, ArrowsSpidersArgs};
 use super::backend::choose_for_checkpoint;
+use super::flags::{CpuChoice, SeriesLayout, TableFormat};
 use super::print;
 use nimseq::InputError;
 use nimseq::arrows::census::{self, Valuer, census, count_trees};

@@ -2,7 +2,7 @@
 
 use anyhow::Result;
 
-use super::args::CheckpointArgs;
+use super::flags::CheckpointArgs;
 use nimseq::InputError;
 use nimseq::backend::{BackendChoice, Chosen, choose};
 

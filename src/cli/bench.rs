@@ -2,7 +2,7 @@
 
 use anyhow::{Context, Result, bail};
 
-use super::args::{BenchCommand, BenchRuns};
+use super::bench_args::{BenchCommand, BenchRuns};
 use nimseq::InputError;
 use nimseq::arrows::spider;
 use nimseq::arrows::spider_gpu::{SpiderFill, SpiderGpu};

@@ -8,12 +8,12 @@ use anyhow::{Result, bail};
 use indicatif::MultiProgress;
 use rayon::prelude::*;
 
-use super::args::{
-    BackendChoice, CheckpointArgs, KcrossCommand, SeriesFormat, SeriesLayout, SeriesOutput,
-};
 use super::backend::choose_for_checkpoint;
+use super::flags::{CheckpointArgs, SeriesLayout};
+use super::kcross_args::{KcrossCommand, SeriesFormat, SeriesOutput};
 use super::print;
 use nimseq::InputError;
+use nimseq::backend::BackendChoice;
 use nimseq::kcross;
 use nimseq::kcross::gpu::KcrossGpu;
 use nimseq::kcross::sequences::{
@@ -22,6 +22,7 @@ use nimseq::kcross::sequences::{
 use nimseq::kcross::table::{Resumable, TableError};
 use nimseq::memory::{Budget, human_bytes};
 use nimseq::output::checkpoint;
+use nimseq::output::{SequenceRows, write_sequence};
 
 pub fn run(command: KcrossCommand) -> Result<()> {
     let (engine, series) = command.flags();
@@ -39,6 +40,13 @@ pub fn run(command: KcrossCommand) -> Result<()> {
             args.k_min, args.k_max
         ))),
         _ => {}
+    }
+    if matches!(command, KcrossCommand::Single(_) | KcrossCommand::Table(_))
+        && series.is_some_and(|s| s.output.format == SeriesFormat::Bfile)
+    {
+        bail!(InputError(
+            "--format bfile is for one sequence: kcross seq or kcross ring".to_string()
+        ));
     }
     // The boards each command needs, as (k, cells): sizes and budgets are checked up front too.
     let value_size = |board: &kcross::board::Board, k: usize| {
@@ -231,6 +239,14 @@ fn write_report(report: &Report, output: &SeriesOutput) -> Result<()> {
         }
         SeriesFormat::Json => report.write_json(&mut out, layout)?,
         SeriesFormat::Text => report.write_text(&mut out)?,
+        SeriesFormat::Bfile => {
+            let [series] = &report.series[..] else {
+                unreachable!("refused up front for commands of several series")
+            };
+            let values: Vec<u32> = series.values.iter().map(|&v| v.into()).collect();
+            write_sequence(&mut out, &values, SequenceRows::Bfile)?;
+            eprintln!("{}", report.observations());
+        }
     }
     out.flush()?;
     Ok(())

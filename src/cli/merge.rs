@@ -2,7 +2,8 @@
 
 use anyhow::Result;
 
-use super::args::{MergeArgs, SeqFormat};
+use super::args::MergeArgs;
+use super::flags::SeqFormat;
 use super::sub::write_survey;
 use nimseq::InputError;
 use nimseq::octal;

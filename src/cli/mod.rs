@@ -3,13 +3,19 @@
 
 pub mod args;
 mod arrows;
+mod arrows_args;
 mod backend;
 mod bench;
+mod bench_args;
+mod flags;
 mod kcross;
+mod kcross_args;
 mod merge;
 mod octal;
+mod octal_args;
 mod print;
 mod sub;
+mod sub_args;
 
 use anyhow::Result;
 

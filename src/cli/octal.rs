@@ -4,12 +4,14 @@ use std::time::Duration;
 
 use anyhow::Result;
 
-use super::args::{OctalCommand, OctalScanArgs, SeqFormat};
+use super::flags::SeqFormat;
+use super::octal_args::{OctalCommand, OctalScanArgs};
 use super::print;
 use nimseq::backend::choose;
 use nimseq::octal::scan::{Backend, OctalScanSummary, ScanOptions};
 use nimseq::octal::seq::{Reach, describe_with_bar, stats_lines};
 use nimseq::output::scan::ScanJob;
+use nimseq::position;
 
 pub fn run(command: OctalCommand) -> Result<()> {
     match command {
@@ -22,7 +24,7 @@ pub fn run(command: OctalCommand) -> Result<()> {
                 stop: None,
             };
             let report = describe_with_bar(&args.code, &reach, args.memory.budget())?;
-            print::report(&report, args.format)?;
+            print::sequence(&report, &report.values, args.format)?;
             if !report.certified {
                 // Not an error: the values stand; the period is open as far as this went.
                 let (stop, flag) = if report.timed_out {
@@ -55,6 +57,10 @@ pub fn run(command: OctalCommand) -> Result<()> {
             }
         }
         OctalCommand::Scan(args) => run_scan(args),
+        OctalCommand::Value(args) => {
+            let report = position::octal(&args.code, &args.heaps.0, args.memory.budget())?;
+            print::report(&report, args.format)
+        }
     }
 }
 

@@ -5,9 +5,10 @@ use std::path::Path;
 
 use anyhow::Result;
 
-use super::args::SeqFormat;
+use super::flags::{SeqFormat, SequenceFormat};
 use nimseq::InputError;
 use nimseq::output::image::Canvas;
+use nimseq::output::{SequenceRows, write_sequence};
 
 /// Writes a PNG; an unwritable path is the user's to fix.
 pub fn write_png(canvas: &Canvas, path: &Path) -> Result<()> {
@@ -29,5 +30,24 @@ pub fn report(
             writeln!(out)?;
         }
     }
+    Ok(())
+}
+
+/// Prints the report of one sequence as `format` asks: the report as text or JSON, or its
+/// `values` as CSV rows or an OEIS b-file.
+pub fn sequence(
+    report: &(impl std::fmt::Display + serde::Serialize),
+    values: &[u32],
+    format: SequenceFormat,
+) -> Result<()> {
+    let rows = match format {
+        SequenceFormat::Text => return self::report(report, SeqFormat::Text),
+        SequenceFormat::Json => return self::report(report, SeqFormat::Json),
+        SequenceFormat::Csv => SequenceRows::Csv,
+        SequenceFormat::Bfile => SequenceRows::Bfile,
+    };
+    let mut out = io::BufWriter::new(io::stdout().lock());
+    write_sequence(&mut out, values, rows)?;
+    out.flush()?;
     Ok(())
 }

@@ -4,11 +4,13 @@ use std::io;
 
 use anyhow::{Result, bail};
 
-use super::args::{PlotView, ScanArgs, SeqFormat, SubCommand, SubScanArgs, SurveyArgs};
+use super::flags::SeqFormat;
 use super::print;
+use super::sub_args::{PlotView, ScanArgs, SubCommand, SubScanArgs, SurveyArgs};
 use nimseq::InputError;
 use nimseq::backend::choose;
 use nimseq::output::scan::{ScanJob, ScanOutput};
+use nimseq::position;
 use nimseq::subtraction::plot;
 use nimseq::subtraction::scan::{Backend, ScanOptions, check_theory};
 use nimseq::subtraction::summary::ScanSummary;
@@ -21,12 +23,16 @@ pub fn run(command: SubCommand) -> Result<()> {
     match command {
         SubCommand::Seq(args) => {
             let report = seq::describe(&args.set, args.len, args.max_len, args.memory.budget())?;
-            print::report(&report, args.format)?;
+            print::sequence(&report, &report.values, args.format)?;
             if let Some(unsettled) = &report.unsettled {
                 // Not an error: the values stand; the period is open as far as this went.
                 eprintln!("{unsettled}; raise --max-len to look further");
             }
             Ok(())
+        }
+        SubCommand::Value(args) => {
+            let report = position::subtraction(&args.set, &args.heaps.0, args.memory.budget())?;
+            print::report(&report, args.format)
         }
         SubCommand::Scan(args) => scan(args),
         SubCommand::Survey(args) => survey(args),

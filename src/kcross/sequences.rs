@@ -403,16 +403,20 @@ impl Report {
             .series
             .iter()
             .map(|s| {
-                let seen = match s.observed {
-                    Some(o) => format!("period {} from {} = {}", o.period, self.index, o.preperiod),
-                    None => "no period".to_string(),
+                let last = s.values.len().saturating_sub(1);
+                let (seen, repeats) = match s.observed {
+                    Some(o) => (
+                        format!("period {} from {} = {}", o.period, self.index, o.preperiod),
+                        format!(
+                            "{:.1} repeats, ",
+                            (s.values.len() - o.preperiod) as f64 / o.period as f64
+                        ),
+                    ),
+                    None => ("no period".to_string(), String::new()),
                 };
                 format!(
-                    "{} {}: {seen} observed for {} <= {} (not proven)",
-                    self.what,
-                    s.label,
-                    self.index,
-                    s.values.len().saturating_sub(1)
+                    "{} {}: {seen} observed for {} <= {last} ({repeats}not proven)",
+                    self.what, s.label, self.index,
                 )
             })
             .collect();

@@ -75,6 +75,26 @@ impl OctalCode {
         self.split_indices() == [self.t()] && self.t() >= 1
     }
 
+    /// Each move from a heap of `n`, as the heaps it leaves (none, one, or two in either
+    /// order once): taking `i` tokens may leave nothing (bit 1 of digit `i`), one heap (bit
+    /// 2) or two (bit 4), heaps being never empty.
+    pub fn options(&self, n: usize, emit: &mut dyn FnMut(&[usize])) {
+        for (i, &d) in self.digits.iter().enumerate().take(n + 1) {
+            let left = n - i;
+            if d & 1 != 0 && i >= 1 && left == 0 {
+                emit(&[]);
+            }
+            if d & 2 != 0 && i >= 1 && left >= 1 {
+                emit(&[left]);
+            }
+            if d & 4 != 0 {
+                for a in 1..=left / 2 {
+                    emit(&[a, left - a]);
+                }
+            }
+        }
+    }
+
     /// The indices of the digits with a 4-bit (the splitting moves).
     pub fn split_indices(&self) -> Vec<usize> {
         (0..self.digits.len())

@@ -59,6 +59,34 @@ pub fn write_values(f: &mut std::fmt::Formatter<'_>, values: &[u32]) -> std::fmt
     writeln!(f, "P-positions  {} (below {})", ps.join(" "), values.len())
 }
 
+/// How one sequence is written as rows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SequenceRows {
+    /// `n,g` with a header.
+    Csv,
+    /// An OEIS b-file: `n a(n)` lines, from `n = 0`.
+    Bfile,
+}
+
+/// Writes `G(0), G(1), ...` as `rows` say.
+pub fn write_sequence(
+    w: &mut dyn std::io::Write,
+    values: &[u32],
+    rows: SequenceRows,
+) -> std::io::Result<()> {
+    let separator = match rows {
+        SequenceRows::Csv => {
+            writeln!(w, "n,g")?;
+            ','
+        }
+        SequenceRows::Bfile => ' ',
+    };
+    for (n, g) in values.iter().enumerate() {
+        writeln!(w, "{n}{separator}{g}")?;
+    }
+    Ok(())
+}
+
 /// Row formats for scans.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, Serialize, serde::Deserialize)]
 pub enum Format {

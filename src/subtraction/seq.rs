@@ -20,8 +20,9 @@ pub struct SeqReport {
     /// P-positions (`G(x) = 0`) among those values.
     pub p_positions: Vec<usize>,
     pub certified: bool,
-    /// The period and what proves it, when one was certified.
-    #[serde(flatten)]
+    /// The period and what proves it, when one was certified (`null` otherwise): one
+    /// `certificate` object, as `octal seq` gives.
+    #[serde(rename = "certificate")]
     pub solution: Option<Certified>,
     /// Values computed and searched: the certificate's prefix, or as far as the search went.
     pub computed: usize,
@@ -39,6 +40,8 @@ pub struct Certified {
     pub outcome_preperiod: usize,
     /// `G(q), ..., G(q + p - 1)`.
     pub period_word: Vec<u32>,
+    /// The window, beside the period it proves.
+    #[serde(flatten)]
     pub certificate: Certificate,
 }
 

@@ -1,0 +1,108 @@
+//! `nimseq octal`'s flags.
+
+use clap::{Args, Subcommand};
+
+use super::flags::{
+    Heaps, MemoryArgs, ScanOutputArgs, SeqFormat, SequenceFormat, parse_fraction, parse_heaps,
+};
+use nimseq::backend::BackendChoice;
+use nimseq::octal::OctalCode;
+
+#[derive(Subcommand, Debug)]
+pub enum OctalCommand {
+    /// One code: values, P-positions, the certified period and pre-period (Guy-Smith window),
+    /// the split's figures and ogsolve's checksum.
+    Seq(OctalSeqArgs),
+    /// Value frequencies, the rare/common split and the largest value of G(0..n-max).
+    Stats(OctalStatsArgs),
+    /// Every code 0.d1...dk with dk != 0 to --n-max: one row per code with its certified
+    /// period and pre-period (or none), largest value, rare count and ogsolve's checksum.
+    Scan(OctalScanArgs),
+    /// A position of several heaps: each heap's value, the nim-sum, the outcome and every
+    /// winning move.
+    Value(OctalValueArgs),
+}
+
+pub(super) fn parse_code(s: &str) -> Result<OctalCode, String> {
+    s.parse::<OctalCode>().map_err(|e| e.reason)
+}
+
+#[derive(Args, Debug)]
+pub struct OctalSeqArgs {
+    /// The code d0.d1d2...dt: d0 is 0 or 4, the digits 0 to 7 (e.g. 0.77, 0.007, 4.07).
+    #[arg(value_parser = parse_code, allow_hyphen_values = true)]
+    pub code: OctalCode,
+    /// How many values to print.
+    #[arg(long, default_value_t = 40)]
+    pub len: usize,
+    /// Give up if no period is certified within this many values (a period is looked for at
+    /// each doubling of the length from 1024). Up to 2^24 and past: 0.376 needs 2^23.
+    #[arg(long, default_value_t = 1 << 20)]
+    pub max_len: usize,
+    /// Stop looking after this many seconds and certify what was computed (0: no limit). A
+    /// code whose values grow with n costs O(n^2): 0.7277 takes 16 s to 2^17.
+    #[arg(long, default_value_t = 20)]
+    pub max_time: u64,
+    #[command(flatten)]
+    pub memory: MemoryArgs,
+    /// Text for reading, one JSON object (also for a code not settled: certified false), or
+    /// the values shown as CSV rows n,g or an OEIS b-file.
+    #[arg(long, value_enum, default_value_t = SequenceFormat::Text)]
+    pub format: SequenceFormat,
+}
+
+#[derive(Args, Debug)]
+pub struct OctalValueArgs {
+    /// The code, as for seq (e.g. 0.77).
+    #[arg(value_parser = parse_code, allow_hyphen_values = true)]
+    pub code: OctalCode,
+    /// The heap sizes, comma-separated (e.g. 3,5,8).
+    #[arg(value_parser = parse_heaps, allow_hyphen_values = true)]
+    pub heaps: Heaps,
+    #[command(flatten)]
+    pub memory: MemoryArgs,
+    /// Text for reading, or one JSON object.
+    #[arg(long, value_enum, default_value_t = SeqFormat::Text)]
+    pub format: SeqFormat,
+}
+
+#[derive(Args, Debug)]
+pub struct OctalStatsArgs {
+    #[arg(value_parser = parse_code, allow_hyphen_values = true)]
+    pub code: OctalCode,
+    /// Values G(0..n-max) to compute.
+    #[arg(long, default_value_t = 1 << 16)]
+    pub n_max: usize,
+    #[command(flatten)]
+    pub memory: MemoryArgs,
+    /// Text for reading, or one JSON object.
+    #[arg(long, value_enum, default_value_t = SeqFormat::Text)]
+    pub format: SeqFormat,
+}
+
+#[derive(Args, Debug)]
+pub struct OctalScanArgs {
+    /// Digits after the point: 3 is 448 codes, 4 is 3,584.
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u64).range(1..=nimseq::octal::scan::MAX_DIGITS as u64))]
+    pub digits: u64,
+    /// Values G(0..n-max) of each code: a period is looked for at each doubling from 1024.
+    #[arg(long, default_value_t = 1 << 16, value_parser = clap::value_parser!(u64).range(nimseq::octal::scan::N_MAX_RANGE))]
+    pub n_max: u64,
+    /// Which implementation computes the rows; all give identical rows. reference: every option
+    /// of every heap (O(n^2) a code); cpu: the rare/common split, a code a thread; gpu: up to
+    /// 4,096 codes a call in lock-step, a workgroup each.
+    #[arg(long, value_enum, default_value_t = BackendChoice::Auto)]
+    pub backend: BackendChoice,
+    #[command(flatten)]
+    pub output: ScanOutputArgs,
+    /// Codes per chunk: the unit of checkpoints and shards (a backend may take several
+    /// chunks at once: the GPU takes up to 4,096 codes).
+    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u64).range(1..))]
+    pub chunk_size: u64,
+    /// Fraction of rows re-checked by a plainer solver: the GPU's by the CPU path, the CPU
+    /// path's by the reference [default: 0.01 on the GPU, else 0].
+    #[arg(long, value_parser = parse_fraction)]
+    pub verify_sample: Option<f64>,
+    #[command(flatten)]
+    pub memory: MemoryArgs,
+}
