@@ -14,12 +14,13 @@ use nimseq::octal::OctalCode;
 use nimseq::octal::fast::Engine;
 use nimseq::octal::gpu::OctalGpu;
 use nimseq::octal::lanes::Kernel;
-use nimseq::octal::scan::{self, OctalRow, ScanBackend};
+use nimseq::octal::row::{self, OctalRow, ScanBackend};
+use nimseq::octal::scan;
 
 fn cpu_rows(codes: &[OctalCode], n: usize, backend: ScanBackend) -> Vec<OctalRow> {
     codes
         .iter()
-        .map(|c| scan::solve(c, n, backend).expect("fits"))
+        .map(|c| row::solve(c, n, backend).expect("fits"))
         .collect()
 }
 

@@ -29,16 +29,16 @@ pub enum Chosen {
 }
 
 /// `gpu` insists on an adapter; `auto` takes a hardware one, else the fast CPU path. Says on
-/// stderr which backend runs, except for a GPU, which the caller names ([`Chosen::announce`]):
+/// the log (stderr at the command line) which backend runs, except for a GPU, which the caller names ([`Chosen::announce`]):
 /// a scan says more about it.
 pub fn choose(choice: BackendChoice) -> Result<Chosen, GpuError> {
     Ok(match choice {
         BackendChoice::Reference => {
-            eprintln!("backend: reference");
+            log::info!("backend: reference");
             Chosen::Reference
         }
         BackendChoice::Cpu => {
-            eprintln!("backend: cpu");
+            log::info!("backend: cpu");
             Chosen::Cpu
         }
         BackendChoice::Gpu => Chosen::Gpu {
@@ -51,7 +51,7 @@ pub fn choose(choice: BackendChoice) -> Result<Chosen, GpuError> {
                 auto: true,
             },
             Ok(found) => {
-                eprintln!(
+                log::info!(
                     "backend: cpu ({} is a software adapter, slower than the CPU path)",
                     found.info.name
                 );
@@ -60,7 +60,7 @@ pub fn choose(choice: BackendChoice) -> Result<Chosen, GpuError> {
             // A setting the user made (an adapter by name, a binding size) is theirs to fix.
             Err(e @ GpuError::Setting { .. }) => return Err(e),
             Err(e) => {
-                eprintln!("backend: cpu ({e})");
+                log::info!("backend: cpu ({e})");
                 Chosen::Cpu
             }
         },
@@ -71,7 +71,7 @@ impl Chosen {
     /// Says on stderr that the GPU runs, if it does.
     pub fn announce(self) -> Self {
         if let Chosen::Gpu { ctx, .. } = &self {
-            eprintln!("backend: gpu, {}", ctx.describe());
+            log::info!("backend: gpu, {}", ctx.describe());
         }
         self
     }
@@ -87,8 +87,8 @@ impl Chosen {
 /// Says on stderr which backend `auto`'s calibration on `ctx` chose, and why.
 pub fn announce_calibrated(ctx: &GpuContext, on_gpu: bool, why: &str) {
     if on_gpu {
-        eprintln!("backend: gpu, {} ({why})", ctx.describe());
+        log::info!("backend: gpu, {} ({why})", ctx.describe());
     } else {
-        eprintln!("backend: cpu ({why})");
+        log::info!("backend: cpu ({why})");
     }
 }

@@ -13,6 +13,9 @@ use nimseq::refusal::is_bad_input;
 
 fn main() -> ExitCode {
     quiet_display_layers();
+    // What the library says about a run (the backend chosen, ...) goes to stderr as it is.
+    log::set_logger(&StderrLog).expect("the only logger");
+    log::set_max_level(log::LevelFilter::Info);
     let cli = match parse() {
         Ok(cli) => cli,
         Err(e) => {
@@ -95,6 +98,24 @@ fn quiet_display_layers() {
         // environment.
         unsafe { std::env::set_var(SWITCH, "1") };
     }
+}
+
+/// The library's log, each message a line on stderr as it is written: what a person reads
+/// about the run.
+struct StderrLog;
+
+impl log::Log for StderrLog {
+    fn enabled(&self, metadata: &log::Metadata<'_>) -> bool {
+        metadata.level() <= log::Level::Info
+    }
+
+    fn log(&self, record: &log::Record<'_>) {
+        if self.enabled(record.metadata()) {
+            eprintln!("{}", record.args());
+        }
+    }
+
+    fn flush(&self) {}
 }
 
 fn is_broken_pipe(e: &anyhow::Error) -> bool {

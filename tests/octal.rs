@@ -6,7 +6,8 @@ use nimseq::memory::Budget;
 use nimseq::octal::fast::Engine;
 use nimseq::octal::gpu::{HOST_BYTES_PER_VALUE, KernelLimits, OctalGpu};
 use nimseq::octal::lanes::{BATCH, Kernel};
-use nimseq::octal::scan::{self, Backend, OctalRow, ScanBackend, ScanOptions};
+use nimseq::octal::row::{self, OctalRow, ScanBackend};
+use nimseq::octal::scan::{self, Backend, ScanOptions};
 use nimseq::octal::seq::{Reach, certify_prefix, checksum, describe};
 use nimseq::octal::{OctalCode, reference};
 use nimseq::output::scan::ScanOutput;
@@ -526,8 +527,8 @@ fn scan_rows_agree_across_backends() {
         let code = &all[rng.random_range(0..all.len())];
         let n = rng.random_range(1000..3000);
         assert_eq!(
-            scan::solve(code, n, ScanBackend::Cpu).unwrap(),
-            scan::solve(code, n, ScanBackend::Reference).unwrap(),
+            row::solve(code, n, ScanBackend::Cpu).unwrap(),
+            row::solve(code, n, ScanBackend::Reference).unwrap(),
             "{code} to {n} (seed {seed})"
         );
     }
@@ -579,7 +580,7 @@ fn gpu_rows_equal_cpu_rows() {
     let cpu = |codes: &[OctalCode], n: usize| -> Vec<OctalRow> {
         codes
             .iter()
-            .map(|c| scan::solve(c, n, ScanBackend::Cpu).unwrap())
+            .map(|c| row::solve(c, n, ScanBackend::Cpu).unwrap())
             .collect()
     };
     let gpu = OctalGpu::new(ctx).unwrap();

@@ -18,6 +18,7 @@ mod arrows_cli;
 mod arrows_values;
 mod common;
 mod docs;
+mod imports;
 mod kcross_cli;
 mod kcross_values;
 mod merge_cli;
@@ -36,6 +37,7 @@ fn main() {
         arrows_cli::trials(),
         arrows_values::trials(),
         docs::trials(),
+        imports::trials(),
         kcross_cli::trials(),
         kcross_values::trials(),
         merge_cli::trials(),

@@ -14,10 +14,11 @@ from typing import Optional, Tuple, Union
 import numpy as np
 
 from . import _nimseq
+from ._position import Heaps, Position, heaps_text, position
 from ._table import ScanSummary, ScanTable
 from .sub import Bytes, _result
 
-__all__ = ["Certificate", "period", "scan", "values"]
+__all__ = ["Certificate", "Position", "period", "scan", "value", "values"]
 
 
 def values(code: str, n: int, *, mem_budget: Bytes = None) -> np.ndarray:
@@ -39,6 +40,32 @@ def values(code: str, n: int, *, mem_budget: Bytes = None) -> np.ndarray:
         array([0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6], dtype=uint8)
     """
     return _nimseq.octal_values(_code(code), operator.index(n), mem_budget)
+
+
+def value(code: str, heaps: Heaps, *, mem_budget: Bytes = None) -> Position:
+    """A position of several heaps of the octal game ``code``: ``nimseq octal value``.
+
+    Args:
+        code: the code, as for :func:`values` (e.g. "0.77").
+        heaps: the heap sizes, a list of whole numbers or "3,5,8".
+        mem_budget: most memory the values may take [default: half the machine's memory].
+
+    Returns:
+        A :class:`Position`: each heap's value, the nim-sum, the outcome ("P" or "N") and
+        every winning move (``to``: the heaps a move leaves, two where it splits one).
+
+    Raises:
+        ValueError: a malformed code or heap, or values over ``mem_budget``.
+
+    Example::
+
+        >>> p = nimseq.octal.value("0.77", [3, 5, 8])    # Kayles
+        >>> p.values, p.nim_sum, p.outcome
+        ((3, 4, 1), 6, 'N')
+        >>> p.winning_moves
+        (WinningMove(index=1, size=5, to=(1, 3)),)
+    """
+    return position(_nimseq.octal_value(_code(code), heaps_text(heaps), mem_budget))
 
 
 @dataclass(frozen=True)

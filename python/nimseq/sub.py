@@ -6,21 +6,22 @@ The Python face of ``nimseq sub``: :func:`values` (``sub seq``'s values), :func:
 
 from __future__ import annotations
 
+import logging
 import operator
 import os
-import sys
 from dataclasses import dataclass
 from typing import Iterable, Optional, Tuple, Union
 
 import numpy as np
 
 from . import _nimseq
+from ._position import Heaps, Position, heaps_text, position
 from ._table import ScanSummary, ScanTable
 
 Moves = Union[str, Iterable[int]]
 Bytes = Union[int, str, None]
 
-__all__ = ["Certificate", "period", "scan", "values"]
+__all__ = ["Certificate", "Position", "period", "scan", "value", "values"]
 
 
 def _moves(moves: Moves) -> str:
@@ -53,6 +54,35 @@ def values(moves: Moves, n: int, *, mem_budget: Bytes = None) -> np.ndarray:
         array([0, 1, 0, 1, 2, 0, 1, 2, 0, 1, 0, 1], dtype=uint8)
     """
     return _nimseq.sub_values(_moves(moves), operator.index(n), mem_budget)
+
+
+def value(moves: Moves, heaps: Heaps, *, mem_budget: Bytes = None) -> Position:
+    """A position of several heaps of the subtraction game: ``nimseq sub value``.
+
+    Args:
+        moves: the subtraction set, as for :func:`values`.
+        heaps: the heap sizes, a list of whole numbers or "7,9".
+        mem_budget: most memory the values may take [default: half the machine's memory].
+
+    Returns:
+        A :class:`Position`: each heap's value, the nim-sum, the outcome ("P" or "N") and
+        every winning move.
+
+    Raises:
+        ValueError: a malformed set or heap, or values over ``mem_budget``.
+
+    Example::
+
+        >>> p = nimseq.sub.value([1, 3, 4], [7, 10])
+        >>> p.values, p.nim_sum, p.outcome
+        ((0, 1), 1, 'N')
+        >>> for move in p.winning_moves:
+        ...     print(move)
+        WinningMove(index=0, size=7, to=(3,))
+        WinningMove(index=1, size=10, to=(9,))
+        WinningMove(index=1, size=10, to=(7,))
+    """
+    return position(_nimseq.sub_value(_moves(moves), heaps_text(heaps), mem_budget))
 
 
 @dataclass(frozen=True)
@@ -146,8 +176,8 @@ def scan(
             scan, else the CPU), "cpu" (bit-parallel on all cores), "gpu" (WGSL through
             wgpu) or "reference" (the plain recurrence); all give identical rows.
         out: write the rows to this file (resumable) instead of returning them; then the
-            summary is returned, and printed on stderr as the command line does, with a
-            progress bar on a terminal.
+            summary is returned, and logged (logger ``nimseq``) as the command line prints
+            it, with a progress bar on a terminal.
         resume: continue an interrupted scan of ``out`` after its last complete chunk.
         format: "csv", "jsonl" or "parquet" (a directory of Parquet files, one per chunk),
             for ``out`` [default: from the extension of ``out``, ".jsonl" or ".parquet",
@@ -193,6 +223,6 @@ def _result(columns, fields: str, text: str) -> Union[ScanTable, ScanSummary]:
 
     summary = ScanSummary(json.loads(fields), text)
     if columns is None:
-        print(text, file=sys.stderr)
+        logging.getLogger("nimseq").info(text)
         return summary
     return ScanTable(columns, summary)

@@ -93,12 +93,35 @@ fn run<T: Send>(
 /// The command line's message (`error: ...` without the prefix), as `ValueError` where the
 /// command line exits 2.
 fn to_py_error(e: &anyhow::Error) -> PyErr {
-    let message = format!("{e:#}");
+    let message = python_names(&format!("{e:#}"));
     if is_bad_input(e) {
         PyValueError::new_err(message)
     } else {
         PyRuntimeError::new_err(message)
     }
+}
+
+/// `message` with each command-line flag named as the keyword argument it is in Python:
+/// `--c-max 2 is below --moves 3` reads `c_max 2 is below moves 3`.
+fn python_names(message: &str) -> String {
+    let mut out = String::with_capacity(message.len());
+    let mut rest = message;
+    while let Some(at) = rest.find("--") {
+        out.push_str(&rest[..at]);
+        let name = &rest[at + 2..];
+        let end = name
+            .find(|c: char| !(c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-'))
+            .unwrap_or(name.len());
+        if end > 0 && name.as_bytes()[0].is_ascii_lowercase() {
+            out.push_str(&name[..end].replace('-', "_"));
+        } else {
+            out.push_str("--");
+            out.push_str(&name[..end]);
+        }
+        rest = &name[end..];
+    }
+    out.push_str(rest);
+    out
 }
 
 /// An input refused before any work, as the command line words it.
@@ -172,6 +195,12 @@ fn narrow<'py>(py: Python<'py>, values: Vec<u32>, max: u32) -> Bound<'py, PyAny>
 
 #[pymodule]
 fn _nimseq(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    // What the command line says on stderr (the backend chosen, ...) goes to Python's logging,
+    // logger `nimseq` (`nimseq.backend`, ...): silent unless the user configures logging.
+    // Levels are read at each record, not cached, so that logging configured later applies.
+    pyo3_log::Logger::new(m.py(), pyo3_log::Caching::Nothing)?
+        .install()
+        .map_err(|e| pyo3::exceptions::PyRuntimeError::new_err(e.to_string()))?;
     m.add("__version__", nimseq::VERSION)?;
     sub::register(m)?;
     octal::register(m)?;

@@ -16,6 +16,7 @@ use nimseq::octal::scan::{
 };
 use nimseq::octal::seq::{Reach, describe_with_bar};
 use nimseq::output::scan::{Scan, ScanJob};
+use nimseq::position::{self, parse_heaps};
 
 fn code(text: &str) -> PyResult<OctalCode> {
     text.parse::<OctalCode>().map_err(|e| refuse(e.reason))
@@ -105,8 +106,8 @@ fn octal_period<'py>(
 #[allow(clippy::too_many_arguments)]
 fn octal_scan<'py>(
     py: Python<'py>,
-    digits: u64,
-    n_max: u64,
+    digits: i128,
+    n_max: i128,
     backend: &str,
     out: Option<PathBuf>,
     resume: bool,
@@ -117,8 +118,8 @@ fn octal_scan<'py>(
     mem_budget: Option<Bytes>,
 ) -> PyResult<ScanResult<'py>> {
     use BackendChoice::*;
-    in_range("digits", digits, 1..=MAX_DIGITS as u64)?;
-    in_range("n_max", n_max, N_MAX_RANGE)?;
+    let digits = in_range("digits", digits, 1..=MAX_DIGITS as u64)?;
+    let n_max = in_range("n_max", n_max, N_MAX_RANGE)?;
     let choice = super::backend(backend, &[Auto, Reference, Cpu, Gpu])?;
     let to_columns = out.is_none();
     let opts = ScanOptions {
@@ -139,8 +140,25 @@ fn octal_scan<'py>(
     scan_result(py, columns, &summary)
 }
 
+/// A position of several heaps, as `nimseq octal value --format json` prints it.
+#[pyfunction]
+#[pyo3(signature = (code, heaps, mem_budget=None))]
+fn octal_value(
+    py: Python<'_>,
+    code: &str,
+    heaps: &str,
+    mem_budget: Option<Bytes>,
+) -> PyResult<String> {
+    let code = self::code(code)?;
+    let heaps = parse_heaps(heaps).map_err(refuse)?;
+    let budget = budget(mem_budget)?;
+    let report = run(py, |_| position::octal(&code, &heaps, budget))?;
+    Ok(serde_json::to_string(&report).expect("a report serialises"))
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(octal_values, m)?)?;
+    m.add_function(wrap_pyfunction!(octal_value, m)?)?;
     m.add_function(wrap_pyfunction!(octal_period, m)?)?;
     m.add_function(wrap_pyfunction!(octal_scan, m)?)?;
     Ok(())

@@ -11,22 +11,28 @@ use super::refuse;
 use nimseq::output::Format;
 use nimseq::output::scan::{ScanJob, ScanOutput, SolveOn, Tally};
 
-/// Checks a value against a range of the command line, with clap's words.
-pub fn in_range<T: Copy + Into<i128> + std::fmt::Display>(
+/// A whole number checked against a range of the command line, with clap's words, as the
+/// type the range is of: a negative or huge one is a `ValueError` naming the argument, not
+/// an `OverflowError`.
+pub fn in_range<T: Copy + Into<i128> + TryFrom<i128> + std::fmt::Display>(
     name: &str,
-    value: u64,
+    value: i128,
     range: std::ops::RangeInclusive<T>,
-) -> PyResult<()> {
+) -> PyResult<T> {
     let (lo, hi) = ((*range.start()).into(), (*range.end()).into());
-    if (lo..=hi).contains(&i128::from(value)) {
-        Ok(())
-    } else {
-        Err(refuse(format!(
+    match T::try_from(value) {
+        Ok(v) if (lo..=hi).contains(&value) => Ok(v),
+        _ => Err(refuse(format!(
             "invalid value '{value}' for '{name}': {value} is not in {}..={}",
             range.start(),
             range.end()
-        )))
+        ))),
     }
+}
+
+/// A whole number that fits `u32`, else a `ValueError` naming the argument.
+pub fn whole(name: &str, value: i128) -> PyResult<u32> {
+    in_range(name, value, 0..=u32::MAX)
 }
 
 /// Where a scan's rows go: its format, shard, chunks and file, checked as the command line

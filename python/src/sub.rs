@@ -6,10 +6,11 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 use super::columns::Columns;
-use super::scan::{ScanResult, fraction, in_range, scan_output, scan_result, scan_rows};
+use super::scan::{ScanResult, fraction, in_range, scan_output, scan_result, scan_rows, whole};
 use super::{Bytes, budget, narrow, refuse, run};
 use nimseq::backend::{BackendChoice, choose};
 use nimseq::output::scan::{Scan, ScanJob};
+use nimseq::position::{self, parse_heaps};
 use nimseq::subtraction::planes::Planes;
 use nimseq::subtraction::scan::{
     Backend, C_MAX_RANGE, DEFAULT_CHUNK_SIZE, ScanOptions, check_theory,
@@ -103,13 +104,13 @@ const COLUMNS_CHUNK_SIZE: u64 = 1 << 16;
 #[allow(clippy::too_many_arguments)]
 fn sub_scan<'py>(
     py: Python<'py>,
-    moves: usize,
-    c_max: u32,
-    c_min: u32,
-    a_min: u32,
-    a_max: Option<u32>,
-    b_min: u32,
-    b_max: Option<u32>,
+    moves: i128,
+    c_max: i128,
+    c_min: i128,
+    a_min: i128,
+    a_max: Option<i128>,
+    b_min: i128,
+    b_max: Option<i128>,
     primitive: bool,
     theory: bool,
     backend: &str,
@@ -122,18 +123,18 @@ fn sub_scan<'py>(
     mem_budget: Option<Bytes>,
 ) -> PyResult<ScanResult<'py>> {
     use BackendChoice::*;
-    in_range("c_max", c_max.into(), C_MAX_RANGE)?;
-    let choice = super::backend(backend, &[Auto, Reference, Cpu, Gpu])?;
     let filter = SetFilter {
-        moves,
-        c_min,
-        c_max,
-        a_min,
-        a_max,
-        b_min,
-        b_max,
+        moves: in_range("moves", moves, 2..=7u8)?.into(),
+        c_min: whole("c_min", c_min)?,
+        // Within 2..=100000: the cast keeps the value.
+        c_max: in_range("c_max", c_max, C_MAX_RANGE)? as u32,
+        a_min: whole("a_min", a_min)?,
+        a_max: a_max.map(|a| whole("a_max", a)).transpose()?,
+        b_min: whole("b_min", b_min)?,
+        b_max: b_max.map(|b| whole("b_max", b)).transpose()?,
         primitive,
     };
+    let choice = super::backend(backend, &[Auto, Reference, Cpu, Gpu])?;
     filter.check().map_err(|e| refuse(e.0))?;
     check_theory(&filter, theory).map_err(|e| refuse(e.0))?;
     let to_columns = out.is_none();
@@ -171,8 +172,25 @@ fn sub_scan<'py>(
     scan_result(py, columns, &summary)
 }
 
+/// A position of several heaps, as `nimseq sub value --format json` prints it.
+#[pyfunction]
+#[pyo3(signature = (moves, heaps, mem_budget=None))]
+fn sub_value(
+    py: Python<'_>,
+    moves: &str,
+    heaps: &str,
+    mem_budget: Option<Bytes>,
+) -> PyResult<String> {
+    let set = ruleset(moves)?;
+    let heaps = parse_heaps(heaps).map_err(refuse)?;
+    let budget = budget(mem_budget)?;
+    let report = run(py, |_| position::subtraction(&set, &heaps, budget))?;
+    Ok(serde_json::to_string(&report).expect("a report serialises"))
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(sub_values, m)?)?;
+    m.add_function(wrap_pyfunction!(sub_value, m)?)?;
     m.add_function(wrap_pyfunction!(sub_period, m)?)?;
     m.add_function(wrap_pyfunction!(sub_scan, m)?)?;
     Ok(())

@@ -1,5 +1,6 @@
 """Bad input raises ValueError with the command line's own words; nothing crashes."""
 
+import re
 import subprocess
 import sys
 
@@ -15,6 +16,13 @@ CASES = [
     (lambda: nimseq.sub.values([], 10), ["sub", "seq", ""]),
     (lambda: nimseq.sub.period("3,x"), ["sub", "seq", "3,x"]),
     (lambda: nimseq.sub.scan(c_max=2), ["sub", "scan", "--c-max=2"]),
+    (lambda: nimseq.sub.scan(c_max=-5), ["sub", "scan", "--c-max=-5"]),
+    (lambda: nimseq.sub.scan(c_max=10**30), ["sub", "scan", f"--c-max={10**30}"]),
+    (lambda: nimseq.sub.scan(moves=-1), ["sub", "scan", "--moves=-1"]),
+    (lambda: nimseq.sub.scan(a_min=-1, c_max=20), ["sub", "scan", "--a-min=-1", "--c-max=20"]),
+    (lambda: nimseq.octal.scan(n_max=-1), ["octal", "scan", "--n-max=-1"]),
+    (lambda: nimseq.sub.value([1, 3, 4], [7, -1]), ["sub", "value", "1,3,4", "7,-1"]),
+    (lambda: nimseq.octal.value("0.77", []), ["octal", "value", "0.77", ""]),
     (lambda: nimseq.sub.scan(c_min=50, c_max=40), ["sub", "scan", "--c-min", "50", "--c-max", "40"]),
     (lambda: nimseq.sub.scan(a_min=30, c_max=20), ["sub", "scan", "--a-min", "30", "--c-max", "20"]),
     (lambda: nimseq.sub.scan(shard="3/2"), ["sub", "scan", "--shard", "3/2"]),
@@ -47,9 +55,28 @@ def test_bad_input_raises_the_cli_message(cli, call, argv):
     assert done.returncode == 2, done.stderr
     message = str(raised.value)
     # A range the command line's parser checks reads "invalid value 'V' for '--flag <FLAG>':
-    # why", in Python "... for 'flag': why": the reason is the same.
+    # why", in Python "... for 'flag': why": the reason is the same. Python names each flag
+    # as its keyword argument: "--c-max 2 is below --moves 3" is "c_max 2 is below moves 3".
     reason = message.split("': ")[-1] if message.startswith("invalid value") else message
-    assert reason and reason in done.stderr, (message, done.stderr)
+    assert "--" not in message, message
+    assert reason and reason in python_names(done.stderr), (message, done.stderr)
+
+
+def python_names(text):
+    """The command line's words with each flag named as Python's keyword argument."""
+    return re.sub(r"--([a-z][a-z0-9-]*)", lambda m: m.group(1).replace("-", "_"), text)
+
+
+def test_values_out_of_range_name_the_argument():
+    for call, name in [
+        (lambda: nimseq.sub.scan(c_max=-5), "c_max"),
+        (lambda: nimseq.sub.scan(c_max=2), "c_max"),
+        (lambda: nimseq.sub.scan(moves=9), "moves"),
+        (lambda: nimseq.sub.scan(b_max=-3), "b_max"),
+        (lambda: nimseq.octal.scan(digits=0), "digits"),
+    ]:
+        with pytest.raises(ValueError, match=name):
+            call()
 
 
 def test_bad_choices_name_the_valid_ones():
@@ -74,6 +101,8 @@ def test_wrong_types_raise_type_errors():
 
 
 GPU_FREE = """
+import logging
+logging.basicConfig(level=logging.INFO, format="%(name)s: %(message)s")
 import nimseq
 t = nimseq.sub.scan(c_max=30)
 print(t.rows, nimseq.sub.values([1, 2], 5).tolist())
@@ -93,4 +122,21 @@ def test_the_package_works_without_a_gpu_adapter():
     lines = done.stdout.splitlines()
     assert lines[0] == "4060 [0, 1, 2, 0, 1]"
     assert lines[1].startswith("gpu refused:") and "adapter" in lines[1]
-    assert "backend: cpu" in done.stderr
+    # The backend chosen is logged, as the command line says it on stderr.
+    assert "nimseq.backend: backend: cpu" in done.stderr
+
+
+QUIET = """
+import nimseq
+nimseq.sub.scan(c_max=30)
+nimseq.sub.scan(c_max=30, out="rows.csv")
+nimseq.kcross.values(k=3, n_max=10)
+nimseq.octal.values("0.77", 100)
+"""
+
+
+def test_nothing_on_stderr_unless_logging_is_configured(tmp_path):
+    done = subprocess.run([sys.executable, "-c", QUIET], capture_output=True, text=True,
+                          cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == ""

@@ -779,9 +779,10 @@ impl std::fmt::Display for SpiderSummary {
         writeln!(f, "values       {}", present.join(" "))?;
         for (g, count, legs) in &self.values {
             let legs: Vec<String> = legs.iter().map(ToString::to_string).collect();
+            let noun = if *count == 1 { "spider" } else { "spiders" };
             writeln!(
                 f,
-                "g = {g:<3} {count:>9} spiders, smallest S({})",
+                "g = {g:<3} {count:>9} {noun}, smallest S({})",
                 legs.join(",")
             )?;
         }

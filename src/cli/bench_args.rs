@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Subcommand};
 
-use super::flags::MemoryArgs;
+use super::flags::{MemoryArgs, parse_count};
 use super::kcross_args::parse_k;
 use super::octal_args::parse_code;
 use nimseq::octal::OctalCode;
@@ -80,7 +80,7 @@ pub struct BenchKcrossArgs {
     #[arg(long, value_parser = parse_k)]
     pub k: u32,
     /// Largest board [n].
-    #[arg(long, default_value_t = 25)]
+    #[arg(long, value_parser = parse_count, default_value_t = 25)]
     pub n_max: usize,
     /// Also time the raw rules (exponential: up to about 25 cells in seconds).
     #[arg(long)]

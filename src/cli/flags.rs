@@ -150,3 +150,30 @@ pub struct Heaps(pub Vec<usize>);
 pub(super) fn parse_heaps(s: &str) -> Result<Heaps, String> {
     nimseq::position::parse_heaps(s).map(Heaps)
 }
+
+/// A whole number of things (`--len`, `--n-max`, ...), with words for what is wrong with one
+/// that is not.
+pub(super) fn parse_count(s: &str) -> Result<usize, String> {
+    whole(s, 0)
+}
+
+/// A whole number of at least 1 (`--chunk-size`).
+pub(super) fn parse_positive(s: &str) -> Result<u64, String> {
+    whole(s, 1).map(|n| n as u64)
+}
+
+fn whole(s: &str, least: usize) -> Result<usize, String> {
+    let digits = s.strip_prefix('-').unwrap_or(s);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(format!("'{s}' is not a whole number"));
+    }
+    let n = match s.parse::<usize>() {
+        Ok(n) if n >= least => return Ok(n),
+        Ok(n) => n.to_string(),
+        Err(_) if s.starts_with('-') => s.to_string(),
+        Err(_) => return Err(format!("{s} is too large (at most {})", usize::MAX)),
+    };
+    Err(format!(
+        "{n} is below {least}: give a whole number, {least} or more"
+    ))
+}

@@ -2,7 +2,7 @@
 
 use clap::{Args, Subcommand, ValueEnum};
 
-use super::flags::{CheckpointArgs, MemoryArgs, SeqFormat, SeriesLayout};
+use super::flags::{CheckpointArgs, MemoryArgs, SeqFormat, SeriesLayout, parse_count};
 use nimseq::backend::BackendChoice;
 use nimseq::kcross::Board;
 
@@ -12,11 +12,11 @@ pub enum KcrossCommand {
     Value(KcrossValueArgs),
     /// G([n]) for n = 0..n-max, with the period observed in the range.
     Seq(KcrossSeqArgs),
-    /// The table G([aXb]) (the paper's Table 5.1 layout: rows a, columns b).
+    /// The table G([aXb]) (Liang and Li's Table 5.1 layout: rows a, columns b).
     Single(KcrossSingleArgs),
     /// G((l)) of rings for l = 0..l-max.
     Ring(KcrossRingArgs),
-    /// G([n]) for a range of k (the paper's Table 5.2 layout: rows n, columns k).
+    /// G([n]) for a range of k (Liang and Li's Table 5.2 layout: rows n, columns k).
     Table(KcrossTableArgs),
 }
 
@@ -41,7 +41,7 @@ pub(super) fn parse_k(s: &str) -> Result<u32, String> {
 
 #[derive(Args, Debug)]
 pub struct KcrossValueArgs {
-    /// The board in the paper's notation: [3X4], [X2XX5], [7], or a ring (21).
+    /// The board in Liang and Li's notation (A Weak Solution of Inverse Treblecross): [3X4], [X2XX5], [7], or a ring (21).
     #[arg(value_parser = parse_board, allow_hyphen_values = true)]
     pub board: Board,
     /// Runs of this length are forbidden (k >= 2; 3 is Inverse Treblecross).
@@ -87,8 +87,8 @@ pub struct SeriesOutput {
     /// text, or (seq and ring: one sequence) an OEIS b-file, lines "n a(n)".
     #[arg(long, value_enum, default_value_t = SeriesFormat::Csv)]
     pub format: SeriesFormat,
-    /// CSV and JSON as long rows (one value a row: k,n,g; k,a,b,g; k,l,g), or as the paper's
-    /// matrix (rows and columns as in its tables; the text view always is).
+    /// CSV and JSON as long rows (one value a row: k,n,g; k,a,b,g; k,l,g), or as Liang and
+    /// Li's matrix (rows and columns as in its tables; the text view always is).
     #[arg(long, value_enum, default_value_t = SeriesLayout::Long)]
     pub layout: SeriesLayout,
 }
@@ -106,7 +106,7 @@ pub struct KcrossSeqArgs {
     #[arg(long, value_parser = parse_k)]
     pub k: u32,
     /// Largest board [n].
-    #[arg(long, default_value_t = 50)]
+    #[arg(long, value_parser = parse_count, default_value_t = 50)]
     pub n_max: usize,
     #[command(flatten)]
     pub series: SeriesArgs,
@@ -117,10 +117,10 @@ pub struct KcrossSingleArgs {
     #[arg(long, value_parser = parse_k)]
     pub k: u32,
     /// Largest a (cells left of the X).
-    #[arg(long, default_value_t = 11)]
+    #[arg(long, value_parser = parse_count, default_value_t = 11)]
     pub a_max: usize,
     /// Largest b (cells right of the X).
-    #[arg(long, default_value_t = 15)]
+    #[arg(long, value_parser = parse_count, default_value_t = 15)]
     pub b_max: usize,
     #[command(flatten)]
     pub series: SeriesArgs,
@@ -131,7 +131,7 @@ pub struct KcrossRingArgs {
     #[arg(long, value_parser = parse_k)]
     pub k: u32,
     /// Largest ring (l).
-    #[arg(long, default_value_t = 40)]
+    #[arg(long, value_parser = parse_count, default_value_t = 40)]
     pub l_max: usize,
     #[command(flatten)]
     pub series: SeriesArgs,
@@ -146,7 +146,7 @@ pub struct KcrossTableArgs {
     #[arg(long, default_value_t = 13, value_parser = parse_k)]
     pub k_max: u32,
     /// Largest board [n] (row).
-    #[arg(long, default_value_t = 25)]
+    #[arg(long, value_parser = parse_count, default_value_t = 25)]
     pub n_max: usize,
     #[command(flatten)]
     pub series: SeriesArgs,

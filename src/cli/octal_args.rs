@@ -3,7 +3,8 @@
 use clap::{Args, Subcommand};
 
 use super::flags::{
-    Heaps, MemoryArgs, ScanOutputArgs, SeqFormat, SequenceFormat, parse_fraction, parse_heaps,
+    Heaps, MemoryArgs, ScanOutputArgs, SeqFormat, SequenceFormat, parse_count, parse_fraction,
+    parse_heaps, parse_positive,
 };
 use nimseq::backend::BackendChoice;
 use nimseq::octal::OctalCode;
@@ -33,11 +34,11 @@ pub struct OctalSeqArgs {
     #[arg(value_parser = parse_code, allow_hyphen_values = true)]
     pub code: OctalCode,
     /// How many values to print.
-    #[arg(long, default_value_t = 40)]
+    #[arg(long, value_parser = parse_count, default_value_t = 40)]
     pub len: usize,
     /// Give up if no period is certified within this many values (a period is looked for at
     /// each doubling of the length from 1024). Up to 2^24 and past: 0.376 needs 2^23.
-    #[arg(long, default_value_t = 1 << 20)]
+    #[arg(long, value_parser = parse_count, default_value_t = 1 << 20)]
     pub max_len: usize,
     /// Stop looking after this many seconds and certify what was computed (0: no limit). A
     /// code whose values grow with n costs O(n^2): 0.7277 takes 16 s to 2^17.
@@ -71,7 +72,7 @@ pub struct OctalStatsArgs {
     #[arg(value_parser = parse_code, allow_hyphen_values = true)]
     pub code: OctalCode,
     /// Values G(0..n-max) to compute.
-    #[arg(long, default_value_t = 1 << 16)]
+    #[arg(long, value_parser = parse_count, default_value_t = 1 << 16)]
     pub n_max: usize,
     #[command(flatten)]
     pub memory: MemoryArgs,
@@ -97,7 +98,7 @@ pub struct OctalScanArgs {
     pub output: ScanOutputArgs,
     /// Codes per chunk: the unit of checkpoints and shards (a backend may take several
     /// chunks at once: the GPU takes up to 4,096 codes).
-    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, default_value_t = 16, value_parser = parse_positive)]
     pub chunk_size: u64,
     /// Fraction of rows re-checked by a plainer solver: the GPU's by the CPU path, the CPU
     /// path's by the reference [default: 0.01 on the GPU, else 0].

@@ -5,8 +5,8 @@ use std::path::PathBuf;
 use clap::{Args, Subcommand, ValueEnum};
 
 use super::flags::{
-    Heaps, MemoryArgs, RowsFileArgs, ScanOutputArgs, SeqFormat, SequenceFormat, parse_fraction,
-    parse_heaps,
+    Heaps, MemoryArgs, RowsFileArgs, ScanOutputArgs, SeqFormat, SequenceFormat, parse_count,
+    parse_fraction, parse_heaps, parse_positive,
 };
 use nimseq::backend::BackendChoice;
 use nimseq::subtraction::Ruleset;
@@ -25,10 +25,12 @@ pub enum SubCommand {
     /// A scan's report: the distribution of periods and pre-periods, the longest of each, and
     /// for triples every check of docs/subtraction.md, section 5.
     Survey(SurveyArgs),
-    /// P-positions of a triple from the paper's closed forms beside brute force, with the
+    /// P-positions of a triple from the closed forms of Manabe's paper (Purely Periodic
+    /// Three-move Subtraction Games) beside brute force, with the
     /// Theorem 40 reconstruction of every value checked.
     Ppos(PposArgs),
-    /// Period maps as PNG: the slice a fixed (b right, c up) or the paper's Figure 3 view.
+    /// Period maps as PNG: the slice a fixed (b right, c up) or the Figure 3 view of Manabe's
+    /// paper (Purely Periodic Three-move Subtraction Games).
     Plot(PlotArgs),
     /// Manabe's theory for a base pair (a,b): Z, D, Lambda, the admissible angle sets and the
     /// predicted zone of every angle rho = c mod (a+b).
@@ -62,11 +64,11 @@ pub struct SeqArgs {
     #[arg(value_parser = parse_ruleset, allow_hyphen_values = true)]
     pub set: Ruleset,
     /// How many values to print.
-    #[arg(long, default_value_t = 40)]
+    #[arg(long, value_parser = parse_count, default_value_t = 40)]
     pub len: usize,
     /// Give up if no period is certified within this many values (rounded up to a multiple
     /// of 64: values are computed 64 at a time).
-    #[arg(long, default_value_t = 1 << 26)]
+    #[arg(long, value_parser = parse_count, default_value_t = 1 << 26)]
     pub max_len: usize,
     #[command(flatten)]
     pub memory: MemoryArgs,
@@ -114,11 +116,11 @@ pub struct ScanArgs {
     #[arg(long, value_enum, default_value_t = BackendChoice::Auto)]
     pub backend: BackendChoice,
     /// Add the theory columns to each row: g, rho, K, T0, T1, T2, the predicted period (-1
-    /// uncovered, -2 outside the paper) and whether the computed values agree (triples only).
+    /// uncovered, -2 outside Manabe's paper) and whether the computed values agree (triples only).
     #[arg(long)]
     pub theory: bool,
     /// Rulesets per chunk: the unit of checkpoints and shards.
-    #[arg(long, default_value_t = DEFAULT_CHUNK_SIZE, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, default_value_t = DEFAULT_CHUNK_SIZE, value_parser = parse_positive)]
     pub chunk_size: u64,
     /// Fraction of rows re-checked by the reference backend [default: 0.001 on the GPU, else 0].
     #[arg(long, value_parser = parse_fraction)]

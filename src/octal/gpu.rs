@@ -4,7 +4,7 @@
 //! it chooses every code's split from its values so far and lists its rare sizes; after it, it
 //! reads the new values back and certifies what it can. Settled codes sit out later rounds. A
 //! code whose values reach the kernel's bound is computed on the CPU instead. Rows are those of
-//! [`super::scan::solve`], value for value.
+//! [`super::row::solve`], value for value.
 
 use bytemuck::{Pod, Zeroable};
 use indicatif::ProgressBar;
@@ -12,7 +12,7 @@ use rayon::prelude::*;
 
 use super::code::OctalCode;
 use super::fast::{FIRST_CHOICE, FIRST_SPLIT, Split, best_split, rare_sizes};
-use super::scan::{self, OctalRow, ScanBackend};
+use super::row::{self, OctalRow, ScanBackend};
 use super::seq::{Certificate, OctalError, certify_prefix, look_lengths};
 use crate::gpu::{GpuContext, GpuError};
 use crate::memory::Budget;
@@ -108,7 +108,7 @@ impl<'c> OctalGpu<'c> {
         })
     }
 
-    /// The rows of `codes` to `n_max`, as [`scan::solve`] gives them, in parts that fit the
+    /// The rows of `codes` to `n_max`, as [`row::solve`] gives them, in parts that fit the
     /// adapter and, for the host's copies of their values, `budget`; each round says in the
     /// message of `progress` how far it got.
     pub fn solve(
@@ -310,8 +310,8 @@ impl<'c> OctalGpu<'c> {
             .par_iter()
             .zip(tracks)
             .map(|(code, track)| match track.on_cpu {
-                true => scan::solve(code, n_max, ScanBackend::Cpu),
-                false => Ok(scan::row(code, &track.g, track.found, n_max)),
+                true => row::solve(code, n_max, ScanBackend::Cpu),
+                false => Ok(row::row(code, &track.g, track.found, n_max)),
             })
             .collect()
     }

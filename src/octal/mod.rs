@@ -6,6 +6,7 @@
 //! * [`fast`]: the rare/common split, exact for any split and fast for a good one.
 //! * [`gpu`]: the scan's codes in lock-step on the GPU, one workgroup each.
 //! * [`lanes`]: its two inner loops, plain and AVX-512.
+//! * [`row`]: one code's row of a scan, from whichever solver's values.
 //! * [`scan`]: every code of k digits, one row each, resumable.
 //! * [`seq`]: one code in full: values, P-positions, the certified period (Guy-Smith window),
 //!   the ogsolve-compatible checksum, the split's figures.
@@ -15,6 +16,7 @@ pub mod fast;
 pub mod gpu;
 pub mod lanes;
 pub mod reference;
+pub mod row;
 pub mod scan;
 pub mod seq;
 

@@ -12,13 +12,12 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::code::OctalCode;
-use super::fast::{Engine, best_split};
 use super::gpu::OctalGpu;
-use super::reference;
-use super::seq::{Certificate, OctalError, certify_prefix, checksum, look_lengths, memory};
+use super::row::{COLUMNS, OctalRow, ScanBackend, solve};
+use super::seq::{OctalError, memory};
 use crate::backend::{Chosen, announce_calibrated};
 use crate::memory::{Budget, OverBudget};
-use crate::output::parquet::{Column, Kind};
+use crate::output::parquet::Column;
 use crate::output::resumable::ResumeError;
 use crate::output::scan::{Plan, Sample, Scan, ScanOutput, SolveOn, Tally};
 use crate::output::{Field, Format, ReadFields, Row};
@@ -28,15 +27,6 @@ pub const MAX_DIGITS: usize = 6;
 
 /// Values `n_max` a scan computes of each code (`--n-max`).
 pub const N_MAX_RANGE: std::ops::RangeInclusive<u64> = 1..=1 << 24;
-
-/// Which CPU solver computes a code's row; both give identical rows.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-pub enum ScanBackend {
-    /// The plain rule, O(n^2) a code.
-    Reference,
-    /// The rare/common split.
-    Cpu,
-}
 
 /// What computes a scan's rows.
 pub enum Backend<'c> {
@@ -187,7 +177,7 @@ impl<'c> Backend<'c> {
             Chosen::Reference => Backend::Cpu(ScanBackend::Reference),
             Chosen::Cpu => Backend::Cpu(ScanBackend::Cpu),
             Chosen::Gpu { ctx, auto: false } => {
-                eprintln!("backend: gpu, {}", ctx.describe());
+                log::info!("backend: gpu, {}", ctx.describe());
                 Backend::Gpu(OctalGpu::new(ctx).map_err(OctalError::Gpu)?)
             }
             Chosen::Gpu { ctx, auto: true } => {
@@ -275,111 +265,6 @@ pub fn codes(digits: usize) -> impl Iterator<Item = OctalCode> {
         text.push(char::from(b'0' + last as u8));
         text.parse().expect("a valid code")
     })
-}
-
-/// One code's row.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct OctalRow {
-    pub code: String,
-    /// The certified least period and pre-period; none for a code unsettled by `n_max`.
-    pub period: Option<usize>,
-    pub preperiod: Option<usize>,
-    /// The length of the prefix that certified them.
-    pub certified_at: Option<usize>,
-    /// Values computed: the prefix that certified the period, or all `n_max` for a code not
-    /// settled (how far the search got).
-    pub computed: usize,
-    /// The largest value of the prefix computed (for a settled code, of all its values).
-    pub max_value: u32,
-    /// The fewest rare sizes any split gives the prefix computed (spec section 3): a
-    /// property of the values, the same whichever solver found them.
-    pub rare_count: u64,
-    /// ogsolve's checksum of `G(0..n_max)`, past a certified prefix by its period.
-    pub checksum: String,
-}
-
-/// The Parquet types of the columns of [`OctalRow::CSV_HEADER`].
-const COLUMNS: [Column; 8] = [
-    Column::required(Kind::Text),
-    Column::optional(Kind::U32),
-    Column::optional(Kind::U32),
-    Column::optional(Kind::U32),
-    Column::required(Kind::U32),
-    Column::required(Kind::U32),
-    Column::required(Kind::U64),
-    Column::required(Kind::Text),
-];
-
-impl OctalRow {
-    const CSV_HEADER: &'static str =
-        "code,period,preperiod,certified_at,computed,max_value,rare_count,checksum";
-}
-
-impl Row for OctalRow {
-    fn fields(&self, out: &mut dyn FnMut(Field<'_>)) {
-        let number = |x: Option<usize>| x.map_or(Field::Missing, |x| Field::Unsigned(x as u64));
-        out(Field::Text(&self.code));
-        out(number(self.period));
-        out(number(self.preperiod));
-        out(number(self.certified_at));
-        out(Field::Unsigned(self.computed as u64));
-        out(Field::Unsigned(self.max_value.into()));
-        out(Field::Unsigned(self.rare_count));
-        out(Field::Text(&self.checksum));
-    }
-}
-
-/// The row of `code`: values computed by `backend` at each length a period is looked for,
-/// until one is certified or `n_max` is reached.
-pub fn solve(code: &OctalCode, n_max: usize, backend: ScanBackend) -> Result<OctalRow, OctalError> {
-    let mut engine = Engine::new(code);
-    let mut reference_values = Vec::new();
-    for at in look_lengths(code, n_max) {
-        let g = match backend {
-            ScanBackend::Cpu => {
-                engine.extend(at)?;
-                engine.values()
-            }
-            ScanBackend::Reference => {
-                reference_values = reference::values(code, at);
-                &reference_values
-            }
-        };
-        if let Some(c) = certify_prefix(code, g) {
-            return Ok(row(code, g, Some((c, at)), n_max));
-        }
-    }
-    let g = match backend {
-        ScanBackend::Cpu => engine.values(),
-        ScanBackend::Reference => &reference_values,
-    };
-    Ok(row(code, g, None, n_max))
-}
-
-/// The row of `code` from its values `g`, certified (with the length that did it) or not.
-pub fn row(
-    code: &OctalCode,
-    g: &[u32],
-    found: Option<(Certificate, usize)>,
-    n_max: usize,
-) -> OctalRow {
-    let mut all = g.to_vec();
-    if let Some((c, _)) = &found {
-        // Certified: every later value repeats the one a period back.
-        for n in all.len()..n_max {
-            all.push(all[n - c.period]);
-        }
-    }
-    OctalRow {
-        code: code.to_string(),
-        period: found.as_ref().map(|(c, _)| c.period),
-        preperiod: found.as_ref().map(|(c, _)| c.preperiod),
-        certified_at: found.as_ref().map(|&(_, at)| at),
-        computed: g.len(),
-        max_value: g.iter().copied().max().unwrap_or(0),
-        rare_count: best_split(g, code.t(), code.splits_only_last()).2,
-        checksum: checksum(&all[..n_max]),
-    }
 }
 
 /// Running totals over a scan's rows, saved with each checkpoint.

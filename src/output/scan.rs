@@ -324,7 +324,7 @@ impl<'w, W: Scan, T: Tally<W::Item, W::Solved>> ScanJob<'w, W, T> {
     {
         let work = self.work;
         if let (true, Some(f)) = (self.finished, &self.file) {
-            eprintln!(
+            log::info!(
                 "'{}' was finished before (its .done is there): nothing left to compute",
                 f.path().display()
             );

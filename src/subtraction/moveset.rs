@@ -28,6 +28,9 @@ pub const MOVE_COUNTS: std::ops::RangeInclusive<usize> = 2..=7;
 /// Most moves a [`MoveSet`] holds.
 pub const MAX_SCAN_MOVES: usize = 7;
 
+/// The names of the move columns, smallest move first.
+pub const MOVE_NAMES: [&str; MAX_SCAN_MOVES] = ["a", "b", "c", "d", "e", "f", "g"];
+
 /// The pairs of `k` moves, by index, in the order every solver watches their sums and every
 /// report counts them: `(i, j)` with `i < j`, lexicographic (for triples `a + b`, `a + c`,
 /// `b + c`).

@@ -35,11 +35,11 @@ pub enum RulesetErrorKind {
     #[error("'{0}' is not a whole number")]
     NotANumber(String),
     #[error("moves must be positive, found {0}")]
-    NotPositive(i64),
+    NotPositive(String),
     #[error("move {0} appears more than once")]
     Duplicate(u32),
     #[error("move {0} is larger than the limit {max}", max = MAX_MOVE)]
-    TooLarge(u64),
+    TooLarge(String),
     #[error("{0} moves is more than the limit {max}", max = MAX_MOVES)]
     TooMany(usize),
 }
@@ -78,10 +78,10 @@ impl Ruleset {
             return Err(err(RulesetErrorKind::Empty));
         }
         if let Some(&bad) = moves.iter().find(|&&m| m <= 0) {
-            return Err(err(RulesetErrorKind::NotPositive(bad)));
+            return Err(err(RulesetErrorKind::NotPositive(bad.to_string())));
         }
         if let Some(&big) = moves.iter().find(|&&m| m > i64::from(MAX_MOVE)) {
-            return Err(err(RulesetErrorKind::TooLarge(big as u64)));
+            return Err(err(RulesetErrorKind::TooLarge(big.to_string())));
         }
         if moves.len() > MAX_MOVES {
             return Err(err(RulesetErrorKind::TooMany(moves.len())));
@@ -135,8 +135,19 @@ impl FromStr for Ruleset {
             .split(',')
             .map(|part| {
                 let part = part.trim();
-                part.parse::<i64>()
-                    .map_err(|_| err(RulesetErrorKind::NotANumber(part.to_string())))
+                part.parse::<i64>().map_err(|_| {
+                    // Digits that do not fit 64 bits are a number, past any limit.
+                    let digits = part.strip_prefix('-').unwrap_or(part);
+                    err(
+                        if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+                            RulesetErrorKind::NotANumber(part.to_string())
+                        } else if part.starts_with('-') {
+                            RulesetErrorKind::NotPositive(part.to_string())
+                        } else {
+                            RulesetErrorKind::TooLarge(part.to_string())
+                        },
+                    )
+                })
             })
             .collect::<Result<Vec<_>, _>>()?;
         Self::checked(moves, s)
@@ -178,6 +189,11 @@ mod tests {
         );
         assert!(msg("3,3,5").contains("move 3 appears more than once"));
         assert!(msg("5,x").contains("'x' is not a whole number"));
+        assert!(
+            msg("99999999999999999999")
+                .contains("move 99999999999999999999 is larger than the limit")
+        );
+        assert!(msg("3,-99999999999999999999").contains("moves must be positive, found -9999"));
         assert!(msg("").contains("empty"));
         assert!(msg("{}").contains("empty"));
         assert!(msg("-2,4").contains("found -2"));

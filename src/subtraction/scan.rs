@@ -10,7 +10,7 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::gpu::{SubtractionGpu, long_cap};
-use super::moveset::{MAX_SCAN_MOVES, MoveSet, SetFilter};
+use super::moveset::{MOVE_NAMES, MoveSet, SetFilter};
 use super::reference;
 use super::set_solver::{self, solver_bytes};
 use super::solution::{NotCertified, Solution, envelope};
@@ -38,9 +38,6 @@ pub struct ScanRow {
     #[serde(flatten, skip_serializing_if = "Option::is_none")]
     pub theory: Option<TheoryColumns>,
 }
-
-/// The names of the move columns, smallest move first.
-pub const MOVE_NAMES: [&str; MAX_SCAN_MOVES] = ["a", "b", "c", "d", "e", "f", "g"];
 
 /// A set's moves as named columns (`a`, `b`, ... in JSON).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -191,7 +188,7 @@ impl Backend<'_> {
             Chosen::Reference => Backend::Reference,
             Chosen::Cpu => Backend::Cpu,
             Chosen::Gpu { ctx, auto: false } => {
-                eprintln!("backend: gpu, {}", ctx.describe());
+                log::info!("backend: gpu, {}", ctx.describe());
                 Backend::Gpu(SubtractionGpu::new(ctx, opts.filter.moves)?)
             }
             Chosen::Gpu { ctx, auto: true } => {

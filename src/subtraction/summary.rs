@@ -4,8 +4,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use super::moveset::{MoveSet, pair_count, pairs};
-use super::scan::MOVE_NAMES;
+use super::moveset::{MOVE_NAMES, MoveSet, pair_count, pairs};
 use super::solution::Solution;
 
 /// FNV-1a offset basis and prime exactly as the peer program `tests/data/sub_scan_naive.c` writes them. Its
