@@ -1,4 +1,4 @@
-// Spider states of the Game of Arrows (spec arrows.md, Proposition 6.1), one wavefront of equal
+// Spider states of the Game of Arrows (docs/arrows.md, Proposition 6.1), one wavefront of equal
 // total attached length per dispatch or a few (the host splits a wavefront its inputs cannot
 // hold at once): one invocation per sorted leg tuple, computing each of
 // its stored states (centre n, i, o) as the mex over its options. Options lower the total

@@ -1,4 +1,4 @@
-// Inverse k-cross component values, one level of live cells per dispatch (spec kcross.md).
+// Inverse k-cross component values, one level of live cells per dispatch (docs/kcross.md).
 //
 // The host (src/kcross/gpu.rs) lays out the table exactly as src/kcross/layout.rs does: blocks
 // (E, S) of run vectors in colex rank order, `bits` (4 or 8) per state in u32 words, each block

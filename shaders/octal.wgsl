@@ -1,4 +1,4 @@
-// Octal games (spec octal.md), many codes in lock-step: one workgroup per code, computing its
+// Octal games (docs/octal.md), many codes in lock-step: one workgroup per code, computing its
 // next values in order, up to G(n_to - 1), with the rare/common split of src/octal/fast.rs. For each n
 // the workgroup's invocations share the work: the splits with a rare part (strided over the
 // code's rare list) mark the offered values in a workgroup bitset; the least value of n's

@@ -29,7 +29,8 @@ pub enum Chosen {
 }
 
 /// `gpu` insists on an adapter; `auto` takes a hardware one, else the fast CPU path. Says on
-/// the log (stderr at the command line) which backend runs, except for a GPU, which the caller names ([`Chosen::announce`]):
+/// the log (stderr at the command line) which backend runs, except for a GPU, which the caller
+/// names ([`Chosen::announce`]):
 /// a scan says more about it.
 pub fn choose(choice: BackendChoice) -> Result<Chosen, GpuError> {
     Ok(match choice {

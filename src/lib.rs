@@ -6,7 +6,8 @@
 //! [`period`] (certified periods), [`gpu`] (wgpu plumbing), [`output`] (rows and resumable files).
 //!
 //! # Example
-//! The subtraction game `{3, 8, 13}` is purely periodic with period 16 (spec section 2.2):
+//! The subtraction game `{3, 8, 13}` is purely periodic with period 16 (docs/subtraction.md,
+//! section 6):
 //! ```
 //! use nimseq::subtraction::{fast::FastSolver, Ruleset};
 //! let set: Ruleset = "3,8,13".parse().unwrap();

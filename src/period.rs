@@ -1,6 +1,6 @@
 //! Exact eventual period and pre-period of a sequence from a finite prefix, with a certificate.
 //!
-//! # The certificate (spec `subtraction-theory.md` section 3.1)
+//! # The certificate (docs/subtraction.md, section 2)
 //! If a sequence is determined, from some index on, by the `window` values before each index
 //! (for a subtraction game: `window = max S`), then `s(x + p) = s(x)` for all `x` in
 //! `[q, q + window)` implies `s(x + p) = s(x)` for every `x >= q`. So a prefix of length `L`
@@ -9,7 +9,8 @@
 //! # Why the answer is the least one
 //! * The pre-period `q` does not depend on which eventual period is used, and the least period
 //!   divides every eventual period.
-//! * If any `p'` matches the top window of a prefix, the least period `p* | p'` matches it too, since
+//! * If any `p'` matches the top window of a prefix, the least period `p* | p'` matches it too,
+//! since
 //!   `q <= L - window - p' <= L - window - p*`. So after one match, the least matching divisor of
 //!   `p'` is the least period, whatever the candidates were.
 //!
@@ -188,7 +189,7 @@ pub fn certify<S: ShiftCompare + ?Sized>(
 /// must cover, for a sequence where that window proves `p` from `n0` on; one more than the
 /// variants say when `n0 = 0`.
 ///
-/// Octal games (spec `octal.md` section 2) have two such windows, `t` being the last digit's
+/// Octal games (docs/octal.md, periods) have two such windows, `t` being the last digit's
 /// index.
 ///
 /// **Why one more at `n0 = 0`.** Both proofs compare the options of `n + p` with those of `n`

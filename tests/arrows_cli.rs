@@ -13,7 +13,8 @@ fn value_of_the_papers_counterexample() {
     assert!(text.contains("markable     11"), "{text}");
     assert!(text.contains("value        0"), "{text}");
     assert!(text.contains("parity conj. FAILS"), "{text}");
-    // Spec 2.3: the Z7 moves (the last markable edge of the longest leg) have value 8.
+    // docs/arrows.md, published values: the Z7 moves (the last markable edge of the longest leg)
+    // have value 8.
     assert!(text.contains("12->13=8 13->12=8"), "{text}");
     let o = nimseq()
         .args(["arrows", "value", "H:3,1/3/4,1", "--format", "json"])
@@ -113,7 +114,8 @@ fn fast_solvers_match_the_raw_rules() {
     }
 }
 
-/// Census rows of spec 2.2 (A000055 counts, values, violators) through the CLI.
+/// Census rows of docs/arrows.md, published values (A000055 counts, values, violators) through the
+/// CLI.
 fn census_rows() {
     let o = nimseq()
         .args(["arrows", "census", "--n-max", "15", "--list-violators"])
@@ -247,7 +249,7 @@ fn lowered_bindings_split_or_refuse_spider_tables() {
     );
 }
 
-/// S(2,3,z): the spec's first values and Theorem 8.1's z mod 2 from z = 14, labelled observed.
+/// S(2,3,z): the published first values and Theorem 8.1's z mod 2 from z = 14, labelled observed.
 fn family_of_spiders() {
     let o = nimseq()
         .args(["arrows", "family", "--x", "2", "--y", "3", "--z-max", "60"])

@@ -287,7 +287,7 @@ fn lowered_bindings_split_or_refuse_tables() {
 }
 
 /// `bench kcross` in rounds: one row per backend, the same values from both (k = 4 is the
-/// spec's Table 5.2 column).
+/// Table 5.2's column (docs/kcross.md)).
 fn bench_keeps_the_fastest_of_its_rounds() {
     let (out, _) = run(&[
         "bench",

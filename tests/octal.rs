@@ -290,7 +290,8 @@ fn dawsons_chess_is_dawsons_kayles_shifted() {
     assert_eq!(chess[..], kayles[1..]);
 }
 
-/// The spec's solved games up to 0.56 certify with the published (pre-period, period), and
+/// The published solved games (docs/octal.md) up to 0.56 certify with the published (pre-period,
+/// period), and
 /// G(0..25) of Treblecross (0.007) is the one quoted from CGSuite.
 fn published_values() {
     for (text, q, p) in [
@@ -477,7 +478,8 @@ fn octal_cli() {
 }
 
 /// The scan's rows: the fast path's equal the reference's on random codes of three and four
-/// digits (fresh seed), on every code of two digits through the CLI, and the spec's games
+/// digits (fresh seed), on every code of two digits through the CLI, and the published games
+/// (docs/octal.md)
 /// show their published periods.
 /// Kayles (OEIS A002186, offset 0) in Winning Ways' rows of 12: from n = 72 on, the last row
 /// repeats (period 12, pre-period 71).

@@ -160,7 +160,8 @@ fn scan_checksum_matches_the_peer_on_the_gpu() {
     }
 }
 
-/// Builds and runs the peer itself (`tests/data/sub_scan_naive.c`, a copy of the peer program, so that the
+/// Builds and runs the peer itself (`tests/data/sub_scan_naive.c`, a copy of the peer program, so
+/// that the
 /// test needs only a C compiler): ignored without `cc`, a failure then under
 /// `NIMSEQ_REQUIRE_PEER=1` (CI).
 fn scan_matches_the_live_peer() {
@@ -205,7 +206,7 @@ fn scan_rows_and_filters() {
         Some("a,b,c,period,preperiod,outcome_period,outcome_preperiod")
     );
     let rows: Vec<&str> = lines.collect();
-    // {3,b,9} has gcd 3 only for b = 6; {3,8,9} has p = 17 (spec 2.2).
+    // {3,b,9} has gcd 3 only for b = 6; {3,8,9} has p = 17 (docs/subtraction.md, section 6).
     assert!(rows.contains(&"3,8,9,17,0,17,0"), "{text}");
     assert!(!rows.iter().any(|r| r.starts_with("3,6,9,")), "{text}");
     assert!(rows.iter().all(|r| r.split(',').nth(2) == Some("9")));
@@ -353,7 +354,7 @@ fn scan_theory_columns() {
         "cpu",
     ]);
     assert!(text.starts_with("a,b,c,period,preperiod,outcome_period,outcome_preperiod,g,rho,K,T0,T1,T2,predicted_period,agrees\n"));
-    // {3,8,13}: rho = 2 in Theta_{c+a} only, p = 16 as predicted (spec 2.2).
+    // {3,8,13}: rho = 2 in Theta_{c+a} only, p = 16 as predicted (docs/subtraction.md, section 6).
     assert!(
         text.contains("\n3,8,13,16,0,16,0,1,2,1,false,true,false,16,true\n"),
         "{text}"

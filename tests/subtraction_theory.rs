@@ -1,11 +1,11 @@
-//! Manabe's theory side by side with brute force (spec sections 1.8 and 2.3).
+//! Manabe's theory side by side with brute force (Manabe's paper and 2.3).
 
 use nimseq::memory::Budget;
 use nimseq::subtraction::set_solver::TripleSolver;
 use nimseq::subtraction::theory::predict::{Prediction, Zone, predict};
 use nimseq::subtraction::{MoveSet, SetFilter, Triple};
 
-/// Spec section 2.3 counts for `c <= 200`: primitive, non-additive, `a >= 2`.
+/// docs/subtraction.md, section 6 counts for `c <= 200`: primitive, non-additive, `a >= 2`.
 fn covered_counts_for_c_up_to_200() {
     let filter = SetFilter {
         a_min: 2,
@@ -53,7 +53,7 @@ fn predictions_agree_with_brute_force() {
     assert!(checked > 20_000, "{checked}");
 }
 
-/// Every check of spec section 4 over all triples with c <= 100: nothing fails.
+/// Every check of docs/subtraction.md, section 5 over all triples with c <= 100: nothing fails.
 fn survey_finds_no_failure_up_to_100() {
     use nimseq::output::scan::Tally;
     use nimseq::subtraction::set_solver::solve_sets;
@@ -75,7 +75,7 @@ fn survey_finds_no_failure_up_to_100() {
 }
 
 /// Theorem 34: `p = p_add` and `q = 0` for every coprime additive `{a, b, a+b}`, `2 <= a < b <= 80`
-/// (1,886 rulesets, spec section 2.1 row 15).
+/// (1,886 rulesets, docs/subtraction.md, section 6 row 15).
 fn additive_periods_for_all_coprime_bases_up_to_80() {
     use nimseq::subtraction::theory::{additive_period, gcd};
     let mut solver = TripleSolver::default();
@@ -94,7 +94,7 @@ fn additive_periods_for_all_coprime_bases_up_to_80() {
     assert_eq!(n, 1886);
 }
 
-/// The remarks' cautionary rulesets: outside the theory, and their true periods (spec 1.3).
+/// The remarks' cautionary rulesets: outside the theory, and their true periods (Manabe's paper).
 fn cautionary_rulesets() {
     let mut solver = TripleSolver::default();
     let mut period = |a, b, c| solver.solve(Triple { a, b, c }, 1 << 24).unwrap().period;

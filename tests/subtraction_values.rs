@@ -23,7 +23,7 @@ struct PublishedRow {
     period: usize,
     preperiod: usize,
     word: Option<String>,
-    /// The paper's zone where the spec's table gives it: a+b, c+a, c+b, additive, uncovered.
+    /// The paper's zone where the published table gives it: a+b, c+a, c+b, additive, uncovered.
     zone: Option<String>,
 }
 
@@ -85,7 +85,7 @@ fn triple_of(set: &Ruleset) -> Option<Triple> {
     }
 }
 
-/// One body for every backend (spec values, tests/data/subtraction.toml).
+/// One body for every backend (published values, tests/data/subtraction.toml).
 fn published_values(backend: Backend) {
     if matches!(backend, Backend::Gpu) && gpu().is_none() {
         return;
@@ -120,7 +120,7 @@ fn published_values_gpu() {
     published_values(Backend::Gpu);
 }
 
-/// The spec's zone column, and Theorem 32 / Conjecture 50 on every published triple.
+/// The published zone column, and Theorem 32 / Conjecture 50 on every published triple.
 fn published_zones_and_predictions() {
     use nimseq::subtraction::theory::predict::{Prediction, predict};
     let mut zones = 0;

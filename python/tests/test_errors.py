@@ -17,7 +17,6 @@ CASES = [
     (lambda: nimseq.sub.period("3,x"), ["sub", "seq", "3,x"]),
     (lambda: nimseq.sub.scan(c_max=2), ["sub", "scan", "--c-max=2"]),
     (lambda: nimseq.sub.scan(c_max=-5), ["sub", "scan", "--c-max=-5"]),
-    (lambda: nimseq.sub.scan(c_max=10**30), ["sub", "scan", f"--c-max={10**30}"]),
     (lambda: nimseq.sub.scan(moves=-1), ["sub", "scan", "--moves=-1"]),
     (lambda: nimseq.sub.scan(a_min=-1, c_max=20), ["sub", "scan", "--a-min=-1", "--c-max=20"]),
     (lambda: nimseq.octal.scan(n_max=-1), ["octal", "scan", "--n-max=-1"]),
@@ -70,6 +69,7 @@ def python_names(text):
 def test_values_out_of_range_name_the_argument():
     for call, name in [
         (lambda: nimseq.sub.scan(c_max=-5), "c_max"),
+        (lambda: nimseq.sub.scan(c_max=10**30), "c_max"),
         (lambda: nimseq.sub.scan(c_max=2), "c_max"),
         (lambda: nimseq.sub.scan(moves=9), "moves"),
         (lambda: nimseq.sub.scan(b_max=-3), "b_max"),

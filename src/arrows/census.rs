@@ -1,4 +1,4 @@
-//! Censuses of all trees (spec `arrows.md` section 2.2): every unlabelled tree with `n`
+//! Censuses of all trees (docs/arrows.md, published values): every unlabelled tree with `n`
 //! vertices, valued by the normal form with one memo shared by all of them.
 //!
 //! Trees come from the generator of Wright, Richmond, Odlyzko and McKay (SIAM J. Comput. 15,
@@ -206,7 +206,8 @@ pub fn write_table_csv(rows: &[CensusRow], out: &mut impl std::io::Write) -> std
     Ok(())
 }
 
-/// Open question 4 of the spec: the first tree of each value (above 1), with its size, by
+/// An open question of the paper (docs/arrows.md): the first tree of each value (above 1), with
+/// its size, by
 /// value.
 pub fn smallest_of_each_value(rows: &[CensusRow]) -> Vec<(u32, usize, &str)> {
     let mut seen = BTreeMap::new();
@@ -358,7 +359,8 @@ mod tests {
         }
     }
 
-    /// The spec's census rows (section 2.2), Theorem 7.1(b)'s two violators at n = 15 and
+    /// The published census rows (docs/arrows.md, published values), Theorem 7.1(b)'s two
+    /// violators at n = 15 and
     /// 7.1(c)'s two trees with g >= 2 at n = 17, none before.
     #[test]
     fn census_rows() {

@@ -1,4 +1,5 @@
-//! Status-labelled forests and their normal form (spec `arrows.md` section 1.4): the game from any
+//! Status-labelled forests and their normal form (docs/arrows.md, what the solvers rest on): the
+//! game from any
 //! position depends only on the unmarked markable edges and each vertex's status, and splits into
 //! independent components once dead edges go and free vertices are cut apart.
 
@@ -476,7 +477,7 @@ mod tests {
     }
 
     /// The normal form against the raw rules on random trees of up to 14 vertices (fresh seed),
-    /// and on the spot values of spec 2.3.
+    /// and on the spot values of docs/arrows.md, published values.
     #[test]
     fn agrees_with_the_raw_rules() {
         let seed = std::time::SystemTime::now()

@@ -1,4 +1,4 @@
-//! The Game of Arrows: the Game of Cycles on trees (spec `arrows.md`). A move orients one
+//! The Game of Arrows: the Game of Cycles on trees (docs/arrows.md). A move orients one
 //! unmarked edge; no vertex may become a sink or a source; the last legal move wins.
 //!
 //! * [`tree`]: trees as typed (edge lists, parent arrays, `path:`, `spider:`, `H:`), checked.

@@ -1,4 +1,4 @@
-//! The raw rules (spec `arrows.md` section 1.2): a position orients some markable edges; a move
+//! The raw rules (docs/arrows.md, rules): a position orients some markable edges; a move
 //! orients one more, and is legal unless an endpoint of that edge becomes a sink or a source.
 //! Checked literally at both endpoints over all their edges (pendant ones stay unmarked), values
 //! memoised. Uses no theory: the oracle for the normal form and the spider states.
@@ -166,7 +166,8 @@ mod tests {
         (r.value(0).unwrap(), r.markable().len())
     }
 
-    /// Spec 2.3 spot values (g, m) within the raw rules' reach, the two 17-vertex H-trees of
+    /// docs/arrows.md, published values spot values (g, m) within the raw rules' reach, the two
+    /// 17-vertex H-trees of
     /// Theorem 7.1(c), and paths (Corollary 4.4: g = (n - 3) mod 2).
     #[test]
     fn spot_values() {
@@ -183,7 +184,8 @@ mod tests {
         }
     }
 
-    /// The first moves on S(1,3,7) (spec 2.3: legs X, Y, Z, edges numbered from the centre,
+    /// The first moves on S(1,3,7) (docs/arrows.md, published values: legs X, Y, Z, edges numbered
+    /// from the centre,
     /// both orientations alike), and the one-marked-edge values of Proposition 7.2.
     #[test]
     fn first_moves() {

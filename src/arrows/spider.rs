@@ -1,4 +1,5 @@
-//! Spider states (spec `arrows.md` section 1.7, Proposition 6.1): a position of a spider is the
+//! Spider states (docs/arrows.md, what the solvers rest on, Proposition 6.1): a position of a
+//! spider is the
 //! centre's status and, for each leg still attached, the unmarked length `h` up to its first arc
 //! and that arc's direction `phi`; whatever lies beyond the first arc has split off into runs of
 //! known value (Theorem 4.3). One dense table over all such states with legs up to `H` gives
@@ -797,7 +798,8 @@ mod tests {
     use crate::arrows::tree::Tree;
 
     /// Every 3-leg spider with legs <= 10 and every 4-leg spider with legs <= 4: the
-    /// bottom-up fill, the recursion and the normal form agree (spec 2.4: the solvers agree).
+    /// bottom-up fill, the recursion and the normal form agree (docs/arrows.md, published values:
+    /// the solvers agree).
     #[test]
     fn fill_recursion_and_normal_form_agree() {
         let mut nf = NormalForm::default();
@@ -821,7 +823,7 @@ mod tests {
     }
 
     /// Smallest spiders per value among legs <= 9: g = 2 first at S(3,4,7), g = 3 at S(2,3,9)
-    /// (spec 2.3, Theorem 7.3).
+    /// (docs/arrows.md, published values, Theorem 7.3).
     #[test]
     fn summary_finds_the_smallest_spiders() {
         let mut rows = 0;
@@ -844,7 +846,8 @@ mod tests {
         assert_eq!(smallest(3), Some(vec![2, 3, 9]));
     }
 
-    /// Spec 2.4 families: S(2,3,z) (z mod 2 from z = 14, Theorem 8.1), S(1,4,z) (period 8
+    /// docs/arrows.md, published values families: S(2,3,z) (z mod 2 from z = 14, Theorem 8.1),
+    /// S(1,4,z) (period 8
     /// from z = 3), the periods of S(1,2j,z) for j <= 16, twins, S(1,2,z) = (z+1) mod 2; slot
     /// tables agree with the multiset table.
     #[test]
@@ -891,9 +894,10 @@ mod tests {
         }
     }
 
-    /// Spec 2.3 and Theorem 7.3: the powers of two 1, 2, 4, ..., 32 at S(1,1,1), S(3,4,7),
+    /// docs/arrows.md, published values and Theorem 7.3: the powers of two 1, 2, 4, ..., 32 at
+    /// S(1,1,1), S(3,4,7),
     /// S(5,8,9), S(7,12,19), S(13,44,51), S(17,90,95) (one table, legs <= 95); S(2,3,9) = 3;
-    /// S(2,3,4,5) = S(1,2,3,4) = 0; S(2,3,z) for z = 1..20 (spec 2.4).
+    /// S(2,3,4,5) = S(1,2,3,4) = 0; S(2,3,z) for z = 1..20 (docs/arrows.md, published values).
     #[test]
     fn spot_values_and_a_family() {
         let mut big = SpiderTable::new(3, 95);

@@ -1,4 +1,4 @@
-//! Trees as users type them (spec `arrows.md` section 1.2): an edge list `0-1,1-2,1-3`, a parent
+//! Trees as users type them (docs/arrows.md, "Rules"): an edge list `0-1,1-2,1-3`, a parent
 //! array `parents:0,1,1` (the parents of vertices 1, 2, ...; vertex 0 is the root), or a named
 //! family: `path:9` (9 vertices), `spider:1,3,7` (legs with 1, 3, 7 markable edges), or
 //! `H:3,1/3/4,1` (also `H:3,1|3|4,1`, the paper's `H(a1,a2|l|b1,b2)`).

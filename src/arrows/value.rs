@@ -255,7 +255,7 @@ mod tests {
 
     /// Spider states and the normal form give the same report (value, piece, every first
     /// move in the same order) on 3-leg spiders with legs <= 6 and some 4- and 5-leg ones;
-    /// the spec's first-move values on S(1,3,7) (section 2.3).
+    /// the published first-move values on S(1,3,7) (docs/arrows.md, published values).
     #[test]
     fn spider_states_report_equals_the_normal_form() {
         let mut spiders: Vec<Vec<usize>> = Vec::new();

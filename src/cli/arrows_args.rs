@@ -2,7 +2,9 @@
 
 use clap::{Args, Subcommand};
 
-use super::flags::{CheckpointArgs, CpuChoice, MemoryArgs, SeqFormat, SeriesLayout, TableFormat};
+use super::flags::{
+    CheckpointArgs, CpuChoice, MemoryArgs, SeqFormat, SeriesLayout, TableFormat, ranged,
+};
 use nimseq::arrows::Tree;
 use nimseq::backend::BackendChoice;
 
@@ -23,13 +25,13 @@ pub enum ArrowsCommand {
 #[derive(Args, Debug)]
 pub struct ArrowsFamilyArgs {
     /// First leg (markable edges, at most 10,000: states are 16-bit).
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=10_000))]
+    #[arg(long, value_parser = ranged(1..=10_000))]
     pub x: u64,
     /// Second leg (at most 10,000).
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=10_000))]
+    #[arg(long, value_parser = ranged(1..=10_000))]
     pub y: u64,
     /// Longest third leg (at most 10,000).
-    #[arg(long, default_value_t = 2000, value_parser = clap::value_parser!(u64).range(1..=10_000))]
+    #[arg(long, default_value_t = 2000, value_parser = ranged(1..=10_000))]
     pub z_max: u64,
     #[command(flatten)]
     pub memory: MemoryArgs,
@@ -38,10 +40,10 @@ pub struct ArrowsFamilyArgs {
 #[derive(Args, Debug)]
 pub struct ArrowsSpidersArgs {
     /// Longest leg (markable edges).
-    #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..=1000))]
+    #[arg(long, default_value_t = 30, value_parser = ranged(1..=1000))]
     pub leg_max: u64,
     /// Legs per spider.
-    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u64).range(3..=6))]
+    #[arg(long, default_value_t = 3, value_parser = ranged(3..=6))]
     pub legs: u64,
     /// The table filled bottom-up on all cores (cpu), by one dispatch per wavefront (gpu),
     /// by recursion from each spider on one core (reference), or the GPU when a hardware one
@@ -57,14 +59,14 @@ pub struct ArrowsSpidersArgs {
 #[derive(Args, Debug)]
 pub struct ArrowsCensusArgs {
     /// Largest number of vertices.
-    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u64).range(1..=40))]
+    #[arg(long, default_value_t = 16, value_parser = ranged(1..=40))]
     pub n_max: u64,
     /// Also print each violating tree as an edge list.
     #[arg(long)]
     pub list_violators: bool,
     /// The normal form with one shared memo (cpu, auto), or the raw rules on each tree
     /// (reference: the exhaustive cross-check, up to about n = 16 in minutes). No GPU path:
-    /// spec 3.2, a CPU handles censuses well past n = 20.
+    /// docs/arrows.md, a CPU handles censuses well past n = 20.
     #[arg(long, value_enum, default_value_t = CpuChoice::Auto)]
     pub backend: CpuChoice,
     #[command(flatten)]

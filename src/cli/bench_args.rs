@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Subcommand};
 
-use super::flags::{MemoryArgs, parse_count};
+use super::flags::{MemoryArgs, parse_count, ranged};
 use super::kcross_args::parse_k;
 use super::octal_args::parse_code;
 use nimseq::octal::OctalCode;
@@ -30,11 +30,11 @@ pub struct BenchOctalArgs {
     #[arg(long, value_delimiter = ',', value_parser = parse_code, conflicts_with = "digits")]
     pub codes: Vec<OctalCode>,
     /// Every code 0.d1...dk with dk != 0, as `octal scan --digits` runs them.
-    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u64).range(1..=nimseq::octal::scan::MAX_DIGITS as u64))]
+    #[arg(long, default_value_t = 2, value_parser = ranged(1..=nimseq::octal::scan::MAX_DIGITS as u64))]
     pub digits: u64,
     /// Values G(0..n-max) of each code (a code stops where its period is certified; ogsolve
     /// computes them all).
-    #[arg(long, default_value_t = 1 << 16, value_parser = clap::value_parser!(u64).range(2..=1 << 24))]
+    #[arg(long, default_value_t = 1 << 16, value_parser = ranged(2..=1 << 24))]
     pub n_max: u64,
     /// Also time the plain rule (O(n^2) a code).
     #[arg(long)]
@@ -49,10 +49,10 @@ pub struct BenchOctalArgs {
 #[derive(Args, Debug)]
 pub struct BenchArrowsArgs {
     /// Longest leg.
-    #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u64).range(1..=1000))]
+    #[arg(long, default_value_t = 60, value_parser = ranged(1..=1000))]
     pub leg_max: u64,
     /// Legs per spider.
-    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u64).range(3..=6))]
+    #[arg(long, default_value_t = 3, value_parser = ranged(3..=6))]
     pub legs: u64,
     /// Also time the recursion from each spider (one core).
     #[arg(long)]

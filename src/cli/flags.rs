@@ -177,3 +177,12 @@ fn whole(s: &str, least: usize) -> Result<usize, String> {
         "{n} is below {least}: give a whole number, {least} or more"
     ))
 }
+
+/// A whole number in `range`, parsed as clap parses its smaller types, so that a negative one
+/// reads "-1 is not in 1..=1000" (clap's parser of `u64` says "invalid digit found in string").
+pub(super) fn ranged(
+    range: std::ops::RangeInclusive<u64>,
+) -> clap::builder::RangedI64ValueParser<u64> {
+    let bound = |b: u64| i64::try_from(b).unwrap_or(i64::MAX);
+    clap::builder::RangedI64ValueParser::new().range(bound(*range.start())..=bound(*range.end()))
+}

@@ -41,7 +41,8 @@ pub(super) fn parse_k(s: &str) -> Result<u32, String> {
 
 #[derive(Args, Debug)]
 pub struct KcrossValueArgs {
-    /// The board in Liang and Li's notation (A Weak Solution of Inverse Treblecross): [3X4], [X2XX5], [7], or a ring (21).
+    /// The board in Liang and Li's notation (A Weak Solution of Inverse Treblecross): [3X4],
+    /// [X2XX5], [7], or a ring (21).
     #[arg(value_parser = parse_board, allow_hyphen_values = true)]
     pub board: Board,
     /// Runs of this length are forbidden (k >= 2; 3 is Inverse Treblecross).

@@ -4,7 +4,7 @@ use clap::{Args, Subcommand};
 
 use super::flags::{
     Heaps, MemoryArgs, ScanOutputArgs, SeqFormat, SequenceFormat, parse_count, parse_fraction,
-    parse_heaps, parse_positive,
+    parse_heaps, parse_positive, ranged,
 };
 use nimseq::backend::BackendChoice;
 use nimseq::octal::OctalCode;
@@ -84,10 +84,10 @@ pub struct OctalStatsArgs {
 #[derive(Args, Debug)]
 pub struct OctalScanArgs {
     /// Digits after the point: 3 is 448 codes, 4 is 3,584.
-    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u64).range(1..=nimseq::octal::scan::MAX_DIGITS as u64))]
+    #[arg(long, default_value_t = 3, value_parser = ranged(1..=nimseq::octal::scan::MAX_DIGITS as u64))]
     pub digits: u64,
     /// Values G(0..n-max) of each code: a period is looked for at each doubling from 1024.
-    #[arg(long, default_value_t = 1 << 16, value_parser = clap::value_parser!(u64).range(nimseq::octal::scan::N_MAX_RANGE))]
+    #[arg(long, default_value_t = 1 << 16, value_parser = ranged(nimseq::octal::scan::N_MAX_RANGE))]
     pub n_max: u64,
     /// Which implementation computes the rows; all give identical rows. reference: every option
     /// of every heap (O(n^2) a code); cpu: the rare/common split, a code a thread; gpu: up to

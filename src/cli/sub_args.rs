@@ -6,7 +6,7 @@ use clap::{Args, Subcommand, ValueEnum};
 
 use super::flags::{
     Heaps, MemoryArgs, RowsFileArgs, ScanOutputArgs, SeqFormat, SequenceFormat, parse_count,
-    parse_fraction, parse_heaps, parse_positive,
+    parse_fraction, parse_heaps, parse_positive, ranged,
 };
 use nimseq::backend::BackendChoice;
 use nimseq::subtraction::Ruleset;
@@ -150,7 +150,7 @@ pub struct PposArgs {
     #[arg(value_parser = parse_ruleset, allow_hyphen_values = true)]
     pub set: Ruleset,
     /// How many P-positions to list.
-    #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    #[arg(long, default_value_t = 30, value_parser = ranged(1..=1_000_000))]
     pub count: u64,
     #[command(flatten)]
     pub memory: MemoryArgs,

@@ -185,7 +185,8 @@ impl TablePlan {
 
     /// The shader's table block: the index type `Idx` with `idx(lo, hi)` building one from
     /// halves, the inputs binding read through `input(i)` (`input_idx(i)`: the `i`-th `Idx`,
-    /// two words each when wide, low first; see [`Self::input_entries`]), and the segments read and written
+    /// two words each when wide, low first; see [`Self::input_entries`]), and the segments read
+    /// and written
     /// through `load_word`, `or_word` and `min_word` (atomic: words are shared by invocations).
     pub fn wgsl(&self) -> String {
         let mut s = String::new();

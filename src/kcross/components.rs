@@ -1,5 +1,5 @@
-//! Positions as sums of independent components (spec `kcross.md`, "Structure that follows from
-//! the rules").
+//! Positions as sums of independent components (docs/kcross.md, "Why a table of
+//! components works").
 //!
 //! A live empty cell is one an X may still go on: with `l` X's directly left and `r` directly
 //! right it is live iff `l + 1 + r < k`. Dead cells never revive, and nothing crosses them, so a
@@ -122,7 +122,7 @@ mod tests {
     fn boards_split_into_run_vectors() {
         let b = |s: &str| s.parse::<Board>().unwrap();
         assert_eq!(components(&b("[4]"), 3), vec![vec![0, 0, 0, 0, 0]]);
-        // [aXb] is (0^a, 1, 0^b) for k >= 3 (spec).
+        // [aXb] is (0^a, 1, 0^b) for k >= 3 (docs/kcross.md).
         assert_eq!(components(&b("[2X3]"), 3), vec![vec![0, 0, 1, 0, 0, 0]]);
         // k = 2: the cells next to an X are dead.
         assert_eq!(components(&b("[2X3]"), 2), vec![vec![0, 0], vec![0, 0, 0]]);

@@ -1,5 +1,6 @@
-//! A dense index of every run vector that fits a board of `n` cells (spec `kcross.md`, "Size of
-//! the work"), so that component values live in a flat table instead of a hash map.
+//! A dense index of every run vector that fits a board of `n` cells (docs/kcross.md, "Why a
+//! table of components works"), so that component values live in a flat table instead of a hash
+//! map.
 //!
 //! Vectors are grouped in blocks by level `E` (live cells, `len - 1`) and sum `S` (X's), in the
 //! order `(E, S)`; inside a block they are ranked in colex order (the last entry decides first).
@@ -471,7 +472,8 @@ mod tests {
         }
     }
 
-    /// The spec's state counts: k = 3, n = 20 and 25; k = 4, n = 25; k = 13, n = 20.
+    /// The published state counts (docs/kcross.md): k = 3, n = 20 and 25; k = 4, n = 25; k = 13, n
+    /// = 20.
     #[test]
     fn spec_sizes() {
         let states = |k, n| Layout::new(k, n).states() as f64;

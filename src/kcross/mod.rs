@@ -1,4 +1,4 @@
-//! Inverse k-cross (spec `kcross.md`): X's go on a strip or a ring; a move that makes `k` in a
+//! Inverse k-cross (docs/kcross.md): X's go on a strip or a ring; a move that makes `k` in a
 //! row is illegal; the player without a move loses.
 //!
 //! * [`board`]: the paper's notation, `[3X4]`, `(21)`, parsed and printed.

@@ -133,7 +133,7 @@ mod tests {
         (0..=n_max).map(|n| solve(&Board::strip(n), k).0).collect()
     }
 
-    /// k = 2 is Dawson's chess / Node-Kayles: OEIS A002187 (spec kcross.md).
+    /// k = 2 is Dawson's chess / Node-Kayles: OEIS A002187 (docs/kcross.md).
     #[test]
     fn k2_is_a002187() {
         let a002187 = [

@@ -1,4 +1,4 @@
-//! Rings (spec `kcross.md`): until the first dead cell a ring position is one cyclic component;
+//! Rings (docs/kcross.md): until the first dead cell a ring position is one cyclic component;
 //! after it, the ring is cut there into ordinary components, valued from the table.
 //!
 //! Cyclic positions are few (every empty cell must still be live), so they are memoised by

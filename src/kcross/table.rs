@@ -1,5 +1,5 @@
-//! The value of every component that fits a board of `n` cells, computed level by level (spec
-//! `kcross.md`): a move lowers the number of live cells `E`, so all states of one level depend
+//! The value of every component that fits a board of `n` cells, computed level by level
+//! (docs/kcross.md): a move lowers the number of live cells `E`, so all states of one level depend
 //! only on lower levels and are computed in parallel, on all cores or as GPU dispatches.
 //!
 //! Reversal keeps the value, so only one vector of each pair is valued from its options

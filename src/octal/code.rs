@@ -70,7 +70,7 @@ impl OctalCode {
     }
 
     /// Whether the one digit with a 4-bit is the last, `t >= 1`: the position split is then
-    /// exact (spec section 3).
+    /// exact (docs/octal.md, "Making it fast").
     pub fn splits_only_last(&self) -> bool {
         self.split_indices() == [self.t()] && self.t() >= 1
     }

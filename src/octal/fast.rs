@@ -1,4 +1,4 @@
-//! The fast CPU path: the rare/common split (spec `octal.md` section 3; Flammenkamp's sparse
+//! The fast CPU path: the rare/common split (docs/octal.md, "Making it fast"; Flammenkamp's sparse
 //! space, as in Beling's RC methods and Rogalski's solver; this is an implementation of our own).
 //!
 //! # Why it is exact

@@ -1,4 +1,4 @@
-//! Octal games (take-and-break, spec `octal.md`): `d0.d1d2...dt`, the general family that
+//! Octal games (take-and-break, docs/octal.md): `d0.d1d2...dt`, the general family that
 //! subtraction games belong to.
 //!
 //! * [`code`]: codes as typed, checked.

@@ -1,4 +1,4 @@
-//! The reference: the rule of spec `octal.md` section 1 one heap size at a time, every option
+//! The reference: the rule of docs/octal.md, rules one heap size at a time, every option
 //! listed, O(n^2) for a code that splits. Plain, and shares nothing with the fast path but the
 //! code type.
 

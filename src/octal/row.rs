@@ -35,7 +35,8 @@ pub struct OctalRow {
     pub computed: usize,
     /// The largest value of the prefix computed (for a settled code, of all its values).
     pub max_value: u32,
-    /// The fewest rare sizes any split gives the prefix computed (docs/octal.md, "Making it fast"): a
+    /// The fewest rare sizes any split gives the prefix computed (docs/octal.md, "Making it
+    /// fast"): a
     /// property of the values, the same whichever solver found them.
     pub rare_count: u64,
     /// ogsolve's checksum of `G(0..n_max)`, past a certified prefix by its period.

@@ -94,7 +94,7 @@ pub struct OctalReport {
     pub checksums: Vec<(usize, String)>,
 }
 
-/// ogsolve's Fletcher-style checksum of `values` (spec `octal.md` section 4).
+/// ogsolve's Fletcher-style checksum of `values` (docs/octal.md, "The checksum").
 pub fn checksum(values: &[u32]) -> String {
     checksums_at(values, |_| false).1
 }

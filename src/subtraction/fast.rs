@@ -2,7 +2,8 @@
 //! certified period.
 //!
 //! Each ruleset pays only for its own length. For a few candidate periods `P` (the pair sums
-//! `s_i + s_j`: by Ward's conjecture, spec section 4 item 5, the nim period divides one of them,
+//! `s_i + s_j`: by Ward's conjecture, docs/subtraction.md, section 5, the nim period divides one
+//! of them,
 //! true for every triple with `c <= 250`; and for the additive triple `c = a + b` the period of
 //! Theorem 34) a [`CandidateWatch`] records where new values differ from those `P` earlier, so
 //! the moment the top `c` values repeat is seen within one word of 64 values, and the pre-period
@@ -11,8 +12,9 @@
 //! comes free; where it breaks, the next candidate takes over and first compares what it missed.
 //! Candidates are only hints: a period counts only once the window comparison proves it, and the
 //! least period is then the least divisor that matches ([`crate::period`]). A full search over
-//! every `p` runs from a length on (for triples the empirical envelope `c^2/2 + c + 64` of spec
-//! section 3.2, else `4c + 64`), at every doubling after and at the length limit, so a ruleset
+//! every `p` runs from a length on (for triples the empirical envelope `c^2/2 + c + 64` of
+//! docs/subtraction.md, section 2, else `4c + 64`), at every doubling after and at the length
+//! limit, so a ruleset
 //! that breaks every hint is still solved exactly, only later.
 //!
 //! This is the path for any set; a scan's sets (2 to 7 moves) take [`super::set_solver`].

@@ -36,7 +36,8 @@
 //! The slots of a pass run in lock-step (those with one `c` are at the same word index in the
 //! same step), and neighbouring slots hold neighbouring triples of the scan (the same `c` and
 //! `a`, nearby `b`), so a warp's loads of a row fall in one or two 128-byte lines: coalesced,
-//! and a warp's whole ring (32 KiB at `c = 1000` with 32-bit words) stays in L1/L2. The alternatives, weighed
+//! and a warp's whole ring (32 KiB at `c = 1000` with 32-bit words) stays in L1/L2. The
+//! alternatives, weighed
 //! without a GPU to time them on (llvmpipe cannot rank them: its "workgroup memory" is the same
 //! RAM, and it ran the blocked and the fully interleaved layouts equally fast): workgroup
 //! memory caps `c` (48 KiB a workgroup and 1 KiB a triple at `c = 1000` is 48 triples, a sixth
@@ -66,7 +67,8 @@
 //! than [`GpuTuning::compact_below`] of a pass's slots are (a quarter finished), `compact`
 //! copies them, state and the ring rows still to be read, densely to a second buffer set, so
 //! the next pass runs on full warps that resume where they stopped (fewer finish in the early
-//! passes of long triples: there a copy would buy little). On the triples with `c <= 120` this keeps 75% of the lanes of
+//! passes of long triples: there a copy would buy little). On the triples with `c <= 120` this
+//! keeps 75% of the lanes of
 //! warps of 32 busy, where one pass to `16c + 64` and then the rest kept 39% (the lane model of
 //! [`GpuStats`], from the lengths each triple ran; `nimseq bench sub` prints it). Passes repeat
 //! until no slot is left or so few are ([`GpuTuning::cpu_handoff`]) that the CPU path, which
@@ -74,7 +76,8 @@
 //! takes what the GPU cannot certify too: additive triples (`c = a + b`, whose period divides no
 //! pair sum), solved on the CPU from the start, beside the GPU's batches, and any that reach
 //! `4c^2 + 4096` values without a pair-sum proof (none for `c <= 250`, where Ward's conjecture
-//! was checked: spec section 2.3), for which the CPU searches every period. A scan keeps two
+//! was checked: docs/subtraction.md, section 6), for which the CPU searches every period. A scan
+//! keeps two
 //! chunks in flight, each with its own buffers: one chunk's passes run while the other waits
 //! for its survivor count or for its CPU part.
 

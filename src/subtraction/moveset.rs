@@ -317,7 +317,8 @@ impl SetFilter {
                     true => u128::from(flat_hi - a_lo + 1) * above(b_min),
                     false => 0,
                 };
-                // ... then at a + 1: the sum over a of C(c - 1 - a, K - 2) - C(c - 1 - b_hi, K - 2).
+                // ... then at a + 1: the sum over a of C(c - 1 - a, K - 2) - C(c - 1 - b_hi, K -
+                // 2).
                 let (lo, hi) = (a_lo.max(b_min), a_hi.min(b_hi.saturating_sub(1)));
                 let sloped = match lo <= hi {
                     true => {

@@ -148,7 +148,8 @@ impl Planes {
     /// Computes the next 64 positions, and more while each new word repeats `guess` and the
     /// length is below `until` (one word for `until` 0): a run of words that repeat a candidate
     /// period needs nothing from the caller between them, and what depends on the set alone
-    /// (where each move reads) is worked out once per run. `guess`, a shift that likely repeats the sequence here (a candidate period),
+    /// (where each move reads) is worked out once per run. `guess`, a shift that likely repeats
+    /// the sequence here (a candidate period),
     /// is where each word starts from: a right guess takes one pass instead of `64 / min S` (the
     /// result never depends on it). Returns the positions `y` of the last word (bit `y % 64`,
     /// only `y >= shift`) with `G(y) != G(y - shift)`; 0 without a guess.

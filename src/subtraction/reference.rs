@@ -1,7 +1,9 @@
-//! The reference solver: the recurrence and the period search exactly as the spec states them.
+//! The reference solver: the recurrence and the period search exactly as docs/subtraction.md
+//! (section 2) states them.
 //!
 //! Short and obviously right, and deliberately slow: one value at a time, and the period search of
-//! spec section 3.1 (`sg.h: perq`) over every `p`, growing the prefix four-fold from `8c + 64`
+//! docs/subtraction.md, section 2 (`sg.h: perq`) over every `p`, growing the prefix four-fold from
+//! `8c + 64`
 //! until a period is certified. It shares nothing with the fast paths but the [`Ruleset`] type,
 //! so that the tests comparing them compare two independent programs.
 
@@ -25,7 +27,8 @@ pub fn nim_values(set: &Ruleset, len: usize) -> Vec<u32> {
 }
 
 /// Least `(p, q)` with `g[x + p] == g[x]` for all `x >= q`, proved by a matched window of `c`
-/// values inside the prefix; `None` if the prefix is too short (spec section 3.1, verbatim).
+/// values inside the prefix; `None` if the prefix is too short (docs/subtraction.md, section 2,
+/// verbatim).
 pub fn perq<T: PartialEq>(g: &[T], c: usize) -> Option<(usize, usize)> {
     let len = g.len();
     let mut p = 1;

@@ -158,7 +158,8 @@ mod avx512 {
 
     type Row2 = Row<2>;
 
-    /// Rows of two planes (three moves) in one 128-bit register, plane 0 in the low lane: `vpshrdvq` is a funnel shift of
+    /// Rows of two planes (three moves) in one 128-bit register, plane 0 in the low lane:
+    /// `vpshrdvq` is a funnel shift of
     /// both planes, `vpternlogq` any function of three rows. Exists only where the CPU has
     /// AVX-512 F, VL and VBMI2 (and BMI1, BMI2, LZCNT: [`Self::detect`]).
     #[derive(Clone, Copy, Debug)]

@@ -107,7 +107,7 @@ impl Ruleset {
     }
 
     /// The largest move: from there on every move is legal, so a matched window of this many
-    /// values certifies a period (spec section 3.1).
+    /// values certifies a period (docs/subtraction.md, section 2).
     pub fn max_move(&self) -> u32 {
         self.moves[self.moves.len() - 1]
     }

@@ -270,7 +270,8 @@ fn reference_within(t: MoveSet, share: Budget) -> Result<Solution, NotCertified>
 }
 
 /// Refuses a scan whose sets may not fit `budget` on all threads at once: up to the envelope
-/// `c^2/2 + c + 64` (spec section 3.2 for triples; `c` the largest move) values of one set per
+/// `c^2/2 + c + 64` (docs/subtraction.md, section 2 for triples; `c` the largest move) values of
+/// one set per
 /// thread, with the reference's `reference_bytes` or the fast path's bytes per value. (Past the
 /// envelope a set grows within its thread's share, and is reported if that is not enough.)
 pub fn check_memory(filter: &SetFilter, reference: bool, budget: Budget) -> Result<(), OverBudget> {

@@ -23,8 +23,9 @@
 //! in a pre-period the mismatches come at random, and the earlier watch of one candidate at a
 //! time mispredicted 22.7 M branches in a `c <= 200` scan (8.2 M here), about a sixth of its
 //! time. Candidates are hints only: the least period is then the least matching divisor, and a
-//! full search over every period runs from `c^2/2 + c + 64` values on (the envelope of spec
-//! section 3.2 for triples) and at every doubling after, so a set that breaks every hint is
+//! full search over every period runs from `c^2/2 + c + 64` values on (the envelope of
+//! docs/subtraction.md,
+//! section 2 for triples) and at every doubling after, so a set that breaks every hint is
 //! still solved exactly, only later.
 //!
 //! # What stays with three moves

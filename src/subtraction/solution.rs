@@ -58,7 +58,8 @@ impl std::fmt::Display for NotCertified {
 
 impl std::error::Error for NotCertified {}
 
-/// The envelope `c^2/2 + c + 64` of spec section 3.2 (`c` the largest move): within it every
+/// The envelope `c^2/2 + c + 64` of docs/subtraction.md, section 2 (`c` the largest move): within
+/// it every
 /// triple with `c <= 300` settles. Scans size their memory by it, and the fast paths first run
 /// the full search there (any move count: it only says when, never what is proved).
 pub fn envelope(c: usize) -> usize {

@@ -7,7 +7,8 @@ use serde::{Deserialize, Serialize};
 use super::moveset::{MOVE_NAMES, MoveSet, pair_count, pairs};
 use super::solution::Solution;
 
-/// FNV-1a offset basis and prime exactly as the peer program `tests/data/sub_scan_naive.c` writes them. Its
+/// FNV-1a offset basis and prime exactly as the peer program `tests/data/sub_scan_naive.c` writes
+/// them. Its
 /// basis, 1469598103934665603, is the standard 14695981039346656037 with the last digit dropped;
 /// the checksum is defined by the peer, so it is kept.
 const FNV_OFFSET: u64 = 1_469_598_103_934_665_603;

@@ -3,7 +3,7 @@
 //!
 //! Every check counts the rulesets it applies to and those that hold, and keeps the first
 //! [`MAX_LISTED`] failures (all are counted). A failure of Theorem 32, Theorem 34 or Proposition 53
-//! contradicts a proved theorem: it is a bug in nimseq (or the spec), reported loudly.
+//! contradicts a proved theorem: it is a bug in nimseq (or in a proof), reported loudly.
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -61,7 +61,8 @@ pub struct Survey {
     pub theorem_32: Check,
     /// Item 1, Conjecture 50: uncovered => q > 0.
     pub conjecture_50: Check,
-    /// Conjecture 50 read as necessity, split as the spec splits what is open: among purely
+    /// Conjecture 50 read as necessity, split as docs/subtraction.md splits what is open: among
+    /// purely
     /// periodic rulesets, those with p = a+b and K in {0, 1} (open) ...
     pub necessity_a_plus_b_small_k: Check,
     /// ... p = a+b and K >= 2 (Proposition 53, proved: a failure is a bug) ...
@@ -426,7 +427,8 @@ mod tests {
     #[test]
     fn failures_are_counted_listed_and_bugs_flagged() {
         let mut survey = Survey::default();
-        // {3,8,13} is covered with p = 16, q = 0 (spec 2.2): feed a wrong period.
+        // {3,8,13} is covered with p = 16, q = 0 (docs/subtraction.md, section 6): feed a wrong
+        // period.
         survey.add(&Triple { a: 3, b: 8, c: 13 }.into(), &solution(17, 0));
         // {3,8,12} is uncovered: pretend it were purely periodic.
         survey.add(&Triple { a: 3, b: 8, c: 12 }.into(), &solution(5, 0));

@@ -1,4 +1,4 @@
-//! The base game `B = {a, b}` on the circle `Z/(a+b)Z` (spec sections 1.2, 1.4-1.6).
+//! The base game `B = {a, b}` on the circle `Z/(a+b)Z` (Manabe's paper).
 
 use std::fmt;
 
@@ -134,7 +134,7 @@ impl fmt::Display for Base {
 mod tests {
     use super::*;
 
-    /// Example 1 of the paper (spec section 1.6).
+    /// Example 1 of the paper (Manabe's paper).
     #[test]
     fn example_1() {
         let base = Base::new(3, 8);
@@ -150,7 +150,7 @@ mod tests {
         assert_eq!(base.angles(Base::t2), vec![3, 4, 5, 9, 10]);
     }
 
-    /// Slices (7,12) and (3,17) of spec section 2.2.
+    /// Slices (7,12) and (3,17) of docs/subtraction.md, section 6.
     #[test]
     fn published_slices() {
         let base = Base::new(7, 12);

@@ -1,4 +1,4 @@
-//! The admissible angle sets from the paper's closed forms (spec section 1.6): a second
+//! The admissible angle sets from the paper's closed forms (Manabe's paper): a second
 //! implementation, independent of the finite tests in [`super::base`], for the tests to compare.
 
 use super::base::Base;
@@ -67,7 +67,8 @@ pub fn theta_c_plus_b(base: &Base) -> Vec<usize> {
 mod tests {
     use super::*;
 
-    /// Spec section 2.3: every closed form equals its finite test for all `a < b <= 60`.
+    /// docs/subtraction.md, section 6: every closed form equals its finite test for all `a < b <=
+    /// 60`.
     #[test]
     fn closed_forms_match_the_finite_tests() {
         for b in 2..=60 {

@@ -1,5 +1,5 @@
-//! The theory of H. Manabe, "Purely Periodic Three-move Subtraction Games" (spec
-//! `subtraction-theory.md`, section 1): integer arithmetic on the circle `Z/(a+b)Z`.
+//! The theory of H. Manabe, "Purely Periodic Three-move Subtraction Games"
+//! (docs/subtraction.md, sections 3-4): integer arithmetic on the circle `Z/(a+b)Z`.
 //!
 //! * [`base`]: the two-move base game `{a, b}`, its pattern `Z`, and the exact finite tests
 //!   T0, T1, T2 of Definition 19 for the admissible angle sets.
@@ -29,7 +29,7 @@ pub fn gcd(mut x: usize, mut y: usize) -> usize {
 ///
 /// ```
 /// use nimseq::subtraction::theory::additive_period;
-/// assert_eq!(additive_period(3, 8), 54); // {3,8,11}, spec section 2.2
+/// assert_eq!(additive_period(3, 8), 54); // {3,8,11}, docs/subtraction.md, section 6
 /// assert_eq!(additive_period(2, 4), 8);  // (2,4,6) = 2 * {1,2,3}, Remark 35
 /// ```
 pub fn additive_period(a: usize, b: usize) -> usize {
@@ -51,7 +51,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn additive_periods_from_the_spec() {
+    fn additive_periods_from_the_paper() {
         assert_eq!(additive_period(3, 8), 54);
         assert_eq!(additive_period(2, 7), 15);
         assert_eq!(additive_period(3, 4), 10);

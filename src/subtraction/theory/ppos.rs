@@ -1,5 +1,5 @@
 //! P-positions from the closed forms (Theorem 29 / Table 2, Theorem 34) and all nim-values
-//! rebuilt from them (Theorem 40): spec sections 1.7, 1.10-1.12.
+//! rebuilt from them (Theorem 40): Manabe's paper.
 
 use super::super::planes::Planes;
 use super::super::ruleset::Ruleset;

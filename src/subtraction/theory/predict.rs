@@ -1,4 +1,4 @@
-//! Theorem 32's prediction for a triple (spec section 1.8), or why there is none.
+//! Theorem 32's prediction for a triple (Manabe's paper), or why there is none.
 
 use std::fmt;
 
@@ -133,7 +133,7 @@ impl fmt::Display for ThetaReport {
     }
 }
 
-/// The per-ruleset theory columns of `nimseq sub scan --theory` (spec section 4's suggested
+/// The per-ruleset theory columns of `nimseq sub scan --theory` (docs/subtraction.md section 5's
 /// record), all computed on the primitive ruleset `S / g`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct TheoryColumns {
@@ -231,8 +231,8 @@ mod tests {
     use super::*;
 
     #[test]
-    fn slice_3_8_of_the_spec() {
-        // Spec section 2.2, zone column.
+    fn slice_3_8_of_the_paper() {
+        // docs/subtraction.md, section 6, zone column.
         let expect = [
             (9, Some(Zone::CPlusB)),
             (10, Some(Zone::CPlusB)),
