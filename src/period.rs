@@ -9,10 +9,9 @@
 //! # Why the answer is the least one
 //! * The pre-period `q` does not depend on which eventual period is used, and the least period
 //!   divides every eventual period.
-//! * If any `p'` matches the top window of a prefix, the least period `p* | p'` matches it too,
-//! since
-//!   `q <= L - window - p' <= L - window - p*`. So after one match, the least matching divisor of
-//!   `p'` is the least period, whatever the candidates were.
+//! * If any `p'` matches the top window of a prefix, the least period `p* | p'` matches it
+//!   too, since `q <= L - window - p' <= L - window - p*`. So after one match, the least
+//!   matching divisor of `p'` is the least period, whatever the candidates were.
 //!
 //! A candidate list therefore only decides how soon a period is found, never which one: a wrong
 //! candidate is rejected by the comparison, and a full search over every `p` is the fallback.

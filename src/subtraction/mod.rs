@@ -1,8 +1,8 @@
 //! Subtraction games `S = {a, b, c, ...}`: `G(x) = mex{ G(x - s) : s in S, s <= x }`.
 //!
 //! * [`ruleset`]: the set, parsed and checked.
-//! * [`reference`](mod@reference): the recurrence and period search as docs/subtraction.md
-//! (section 2) states them, slow and plain.
+//! * [`reference`](mod@reference): the recurrence and period search as
+//!   docs/subtraction.md (section 2) states them, slow and plain.
 //! * [`moveset`]: the sets a scan visits (2 to 7 moves), and the triples of the theory.
 //! * [`set_solver`]: the fast path of a scan, for any move count: binary planes, every
 //!   candidate period compared with every word, all cores.
