@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The Python package's tests, as a user runs them: `pip install ./python` (the README's command)
-# in a fresh virtual environment, then pytest. With --wheel, the tests run a second time against
+# in a fresh virtual environment, the README's example there, then pytest. With --wheel, the tests run a second time against
 # a wheel built by `maturin build --release` and installed in another fresh environment whose
 # PATH has no Rust toolchain (a user who only installs the wheel).
 #
@@ -22,6 +22,8 @@ cargo build --release --bin nimseq
 start=$(date +%s)
 "$work/source/bin/pip" install -q ./python
 echo "pip install ./python: $(($(date +%s) - start)) s"
+# The README's example as a new user runs it: nothing installed but the package.
+"$work/source/bin/python" python/tests/page_examples.py README.md
 "$work/source/bin/pip" install -q pytest pandas polars pyarrow
 # From the checkout's root: python/ must not shadow the installed package.
 "$work/source/bin/python" -m pytest -q python/tests "$@"

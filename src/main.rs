@@ -12,7 +12,8 @@ use cli::args::Cli;
 use nimseq::refusal::is_bad_input;
 
 fn main() -> ExitCode {
-    quiet_display_layers();
+    // SAFETY: the first thing main does, before any thread exists.
+    unsafe { nimseq::gpu::quiet_display_layers() };
     // What the library says about a run (the backend chosen, ...) goes to stderr as it is.
     log::set_logger(&StderrLog).expect("the only logger");
     log::set_max_level(log::LevelFilter::Info);
@@ -85,19 +86,6 @@ fn negative_numbers_as_values(cmd: clap::Command) -> clap::Command {
         }
     })
     .mut_subcommands(negative_numbers_as_values)
-}
-
-/// Turns off Mesa's device-select Vulkan layer unless the user set it: it only orders
-/// adapters for a display, and on a machine without one (a root shell, a container, CI) it
-/// prints `error: XDG_RUNTIME_DIR is invalid or not set in the environment.` at every start,
-/// which reads as nimseq's own error. wgpu chooses among all adapters itself.
-fn quiet_display_layers() {
-    const SWITCH: &str = "NODEVICE_SELECT";
-    if std::env::var_os(SWITCH).is_none() {
-        // SAFETY: the first thing main does, before any thread exists that could read the
-        // environment.
-        unsafe { std::env::set_var(SWITCH, "1") };
-    }
 }
 
 /// The library's log, each message a line on stderr as it is written: what a person reads

@@ -1,6 +1,6 @@
 //! The README, `docs/` and the other pages against the repository and the program: every
-//! relative link names a file a clone has, and every README example marked as checked prints
-//! what the README shows.
+//! relative link names a file a clone has, and every example marked as checked, in the README
+//! and in `docs/`, prints what the page shows.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -78,7 +78,7 @@ fn relative_links_name_files_of_the_repository() {
     );
 }
 
-/// The marker a README example carries on the line before its ```text block to be checked.
+/// The marker an example carries on the line before its ```text block to be checked.
 const CHECKED: &str = "<!-- checked: the tests run this example -->";
 
 /// One checked example: its commands, each with the output the README shows for it.
@@ -97,7 +97,7 @@ fn examples(readme: &str) -> Vec<Example> {
         assert_eq!(
             lines[i + 1],
             "```text",
-            "README line {}: a checked block is ```text",
+            "line {}: a checked block is ```text",
             i + 2
         );
         let mut example = Example {
@@ -142,15 +142,30 @@ fn matches(shown: &[String], actual: &[&str]) -> bool {
     }
 }
 
-/// Runs each checked README example in a fresh directory, as a user types it in a shell, with
-/// this build's `nimseq` first on PATH; stdout and stderr together must be what the README
-/// shows (elisions aside).
-fn readme_examples_match_the_cli() {
+/// Runs each checked example of the README and of `docs/` in a fresh directory, as a user types
+/// it in a shell, with this build's `nimseq` first on PATH; stdout and stderr together must be
+/// what the page shows (elisions aside).
+fn checked_examples_match_the_cli() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let readme = fs::read_to_string(root.join("README.md")).unwrap();
-    let examples = examples(&readme);
+    let mut examples = Vec::new();
+    for page in pages() {
+        let text = fs::read_to_string(&page).unwrap();
+        let name = page.strip_prefix(root).unwrap().display().to_string();
+        examples.extend(self::examples(&text).into_iter().map(|e| (name.clone(), e)));
+    }
+    for page in [
+        "README.md",
+        "docs/subtraction.md",
+        "docs/octal.md",
+        "docs/kcross.md",
+    ] {
+        assert!(
+            examples.iter().any(|(name, _)| name == page),
+            "no checked example in {page}"
+        );
+    }
     assert!(
-        examples.len() >= 10,
+        examples.len() >= 20,
         "only {} checked examples",
         examples.len()
     );
@@ -161,7 +176,7 @@ fn readme_examples_match_the_cli() {
         std::env::var("PATH").unwrap_or_default()
     );
     let mut wrong = Vec::new();
-    for example in &examples {
+    for (page, example) in &examples {
         let dir = tempfile::tempdir().unwrap();
         for (command, shown) in &example.steps {
             let out = Command::new("sh")
@@ -175,7 +190,7 @@ fn readme_examples_match_the_cli() {
             let actual: Vec<&str> = text.lines().collect();
             if !matches(shown, &actual) {
                 wrong.push(format!(
-                    "README line {}: `{command}` printed:\n{text}\nthe README shows:\n{}\n",
+                    "{page} line {}: `{command}` printed:\n{text}\nthe page shows:\n{}\n",
                     example.line,
                     shown.join("\n")
                 ));
@@ -190,5 +205,5 @@ fn readme_examples_match_the_cli() {
 
 trials!(
     relative_links_name_files_of_the_repository,
-    readme_examples_match_the_cli,
+    checked_examples_match_the_cli,
 );

@@ -32,6 +32,8 @@ mod subtraction_theory;
 mod subtraction_values;
 
 fn main() {
+    // SAFETY: the first thing main does, before any thread exists.
+    unsafe { nimseq::gpu::quiet_display_layers() };
     let args = libtest_mimic::Arguments::from_args();
     let trials = [
         arrows_cli::trials(),

@@ -40,7 +40,7 @@ def test_sub_scan_of_four_moves_is_the_cli_csv(cli):
     assert t.summary.checksum.startswith("sets=27405 ")
     with pytest.raises(ValueError, match="drop theory with moves 4"):
         nimseq.sub.scan(moves=4, c_max=30, theory=True)
-    with pytest.raises(ValueError, match="--moves 9 is out of range"):
+    with pytest.raises(ValueError, match="invalid value '9' for 'moves': 9 is not in 2..=7"):
         nimseq.sub.scan(moves=9, c_max=30)
 
 

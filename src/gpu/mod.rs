@@ -12,6 +12,23 @@ use wgpu::util::DeviceExt;
 
 use crate::memory::{human_bytes, parse_bytes};
 
+/// Turns off Mesa's device-select Vulkan layer unless the user set it: it only orders
+/// adapters for a display, and on a machine without one (a root shell, a container, CI) it
+/// prints `error: XDG_RUNTIME_DIR is invalid or not set in the environment.` whenever an
+/// adapter is probed, which reads as nimseq's own error. wgpu chooses among all adapters
+/// itself. The command line and the test binary call it first; Python sets the same variable
+/// when the package is imported.
+///
+/// # Safety
+/// It sets an environment variable: call it before any other thread exists.
+pub unsafe fn quiet_display_layers() {
+    const SWITCH: &str = "NODEVICE_SELECT";
+    if std::env::var_os(SWITCH).is_none() {
+        // SAFETY: the caller guarantees no other thread reads the environment meanwhile.
+        unsafe { std::env::set_var(SWITCH, "1") };
+    }
+}
+
 /// Set to `1` to make a missing adapter an error in tests instead of a skip (CI sets it).
 pub const REQUIRE_GPU_ENV: &str = "NIMSEQ_REQUIRE_GPU";
 
