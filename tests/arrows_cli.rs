@@ -203,6 +203,11 @@ fn spiders_rows_and_summary() {
     );
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.contains("smallest S(2,3,9)"), "{err}");
+    // One spider is a spider: S(2,3,9) is the only one of value 3 with legs <= 9.
+    assert!(
+        err.contains("g = 3           1 spider, smallest S(2,3,9)"),
+        "{err}"
+    );
     let o = nimseq()
         .args([
             "arrows",

@@ -471,6 +471,24 @@ fn bad_input_gets_one_line_and_exit_code_2() {
         (&["sub", "seq", "5,x"], "'5,x'"),
         (&["sub", "seq", ""], "<SET>"),
         (&["sub", "seq", "-4,2"], "'-4,2'"),
+        // Numbers out of range say so in words, not as a parser's internals.
+        (
+            &["sub", "seq", "99999999999999999999"],
+            "move 99999999999999999999 is larger than the limit 1073741824",
+        ),
+        (
+            &["sub", "seq", "3,8", "--len", "-1"],
+            "-1 is below 0: give a whole number, 0 or more",
+        ),
+        (
+            &["sub", "scan", "--chunk-size", "0"],
+            "0 is below 1: give a whole number, 1 or more",
+        ),
+        (
+            &["octal", "scan", "--n-max", "-1"],
+            "-1 is not in 1..=16777216",
+        ),
+        (&["sub", "value", "1,3,4", "7,-2"], "found '-2'"),
         (
             &["sub", "seq", "1,2,3", "--max-len", "99999999999999"],
             "memory budget",
