@@ -22,6 +22,7 @@ use pyo3::prelude::*;
 use nimseq::InputError;
 use nimseq::backend::BackendChoice;
 use nimseq::memory::Budget;
+use nimseq::position::PositionReport;
 use nimseq::refusal::is_bad_input;
 
 /// How often a running call looks for a Ctrl-C.
@@ -122,6 +123,20 @@ fn python_names(message: &str) -> String {
     }
     out.push_str(rest);
     out
+}
+
+/// A position of several heaps (`"3,5,8"`), as `value --format json` prints it, from the
+/// family's `solve`.
+fn position_json(
+    py: Python<'_>,
+    heaps: &str,
+    mem_budget: Option<Bytes>,
+    solve: impl FnOnce(&[usize], Budget) -> anyhow::Result<PositionReport> + Send,
+) -> PyResult<String> {
+    let heaps = nimseq::position::parse_heaps(heaps).map_err(refuse)?;
+    let budget = budget(mem_budget)?;
+    let report = run(py, |_| solve(&heaps, budget))?;
+    Ok(serde_json::to_string(&report).expect("a report serialises"))
 }
 
 /// An input refused before any work, as the command line words it.

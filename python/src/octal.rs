@@ -8,7 +8,7 @@ use pyo3::types::PyDict;
 
 use super::columns::Columns;
 use super::scan::{ScanResult, fraction, in_range, scan_output, scan_result, scan_rows};
-use super::{Bytes, budget, narrow, refuse, run};
+use super::{Bytes, budget, narrow, position_json, refuse, run};
 use nimseq::backend::{BackendChoice, choose};
 use nimseq::octal::OctalCode;
 use nimseq::octal::scan::{
@@ -16,7 +16,7 @@ use nimseq::octal::scan::{
 };
 use nimseq::octal::seq::{Reach, describe_with_bar};
 use nimseq::output::scan::{Scan, ScanJob};
-use nimseq::position::{self, parse_heaps};
+use nimseq::position;
 
 fn code(text: &str) -> PyResult<OctalCode> {
     text.parse::<OctalCode>().map_err(|e| refuse(e.reason))
@@ -150,10 +150,9 @@ fn octal_value(
     mem_budget: Option<Bytes>,
 ) -> PyResult<String> {
     let code = self::code(code)?;
-    let heaps = parse_heaps(heaps).map_err(refuse)?;
-    let budget = budget(mem_budget)?;
-    let report = run(py, |_| position::octal(&code, &heaps, budget))?;
-    Ok(serde_json::to_string(&report).expect("a report serialises"))
+    position_json(py, heaps, mem_budget, |heaps, budget| {
+        position::octal(&code, heaps, budget)
+    })
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {

@@ -7,10 +7,10 @@ use pyo3::types::PyDict;
 
 use super::columns::Columns;
 use super::scan::{ScanResult, fraction, in_range, scan_output, scan_result, scan_rows, whole};
-use super::{Bytes, budget, narrow, refuse, run};
+use super::{Bytes, budget, narrow, position_json, refuse, run};
 use nimseq::backend::{BackendChoice, choose};
 use nimseq::output::scan::{Scan, ScanJob};
-use nimseq::position::{self, parse_heaps};
+use nimseq::position;
 use nimseq::subtraction::planes::Planes;
 use nimseq::subtraction::scan::{
     Backend, C_MAX_RANGE, DEFAULT_CHUNK_SIZE, ScanOptions, check_theory,
@@ -182,10 +182,9 @@ fn sub_value(
     mem_budget: Option<Bytes>,
 ) -> PyResult<String> {
     let set = ruleset(moves)?;
-    let heaps = parse_heaps(heaps).map_err(refuse)?;
-    let budget = budget(mem_budget)?;
-    let report = run(py, |_| position::subtraction(&set, &heaps, budget))?;
-    Ok(serde_json::to_string(&report).expect("a report serialises"))
+    position_json(py, heaps, mem_budget, |heaps, budget| {
+        position::subtraction(&set, heaps, budget)
+    })
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {

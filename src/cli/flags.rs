@@ -143,11 +143,24 @@ pub enum SequenceFormat {
     Bfile,
 }
 
-/// The heaps of a position (`sub value`, `octal value`), as typed: `3,5,8`.
+/// What `sub value` and `octal value` take after the game: the heaps of the position.
+#[derive(Args, Debug)]
+pub struct PositionArgs {
+    /// The heap sizes, comma-separated (e.g. 3,5,8).
+    #[arg(value_parser = parse_heaps, allow_hyphen_values = true)]
+    pub heaps: Heaps,
+    #[command(flatten)]
+    pub memory: MemoryArgs,
+    /// Text for reading, or one JSON object.
+    #[arg(long, value_enum, default_value_t = SeqFormat::Text)]
+    pub format: SeqFormat,
+}
+
+/// The heaps of a position, as typed: `3,5,8`.
 #[derive(Clone, Debug)]
 pub struct Heaps(pub Vec<usize>);
 
-pub(super) fn parse_heaps(s: &str) -> Result<Heaps, String> {
+fn parse_heaps(s: &str) -> Result<Heaps, String> {
     nimseq::position::parse_heaps(s).map(Heaps)
 }
 

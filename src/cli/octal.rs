@@ -58,8 +58,9 @@ pub fn run(command: OctalCommand) -> Result<()> {
         }
         OctalCommand::Scan(args) => run_scan(args),
         OctalCommand::Value(args) => {
-            let report = position::octal(&args.code, &args.heaps.0, args.memory.budget())?;
-            print::report(&report, args.format)
+            let p = &args.position;
+            let report = position::octal(&args.code, &p.heaps.0, p.memory.budget())?;
+            print::report(&report, p.format)
         }
     }
 }

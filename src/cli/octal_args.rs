@@ -3,8 +3,8 @@
 use clap::{Args, Subcommand};
 
 use super::flags::{
-    Heaps, MemoryArgs, ScanOutputArgs, SeqFormat, SequenceFormat, parse_count, parse_fraction,
-    parse_heaps, parse_positive, ranged,
+    MemoryArgs, PositionArgs, ScanOutputArgs, SeqFormat, SequenceFormat, parse_count,
+    parse_fraction, parse_positive, ranged,
 };
 use nimseq::backend::BackendChoice;
 use nimseq::octal::OctalCode;
@@ -57,14 +57,8 @@ pub struct OctalValueArgs {
     /// The code, as for seq (e.g. 0.77).
     #[arg(value_parser = parse_code, allow_hyphen_values = true)]
     pub code: OctalCode,
-    /// The heap sizes, comma-separated (e.g. 3,5,8).
-    #[arg(value_parser = parse_heaps, allow_hyphen_values = true)]
-    pub heaps: Heaps,
     #[command(flatten)]
-    pub memory: MemoryArgs,
-    /// Text for reading, or one JSON object.
-    #[arg(long, value_enum, default_value_t = SeqFormat::Text)]
-    pub format: SeqFormat,
+    pub position: PositionArgs,
 }
 
 #[derive(Args, Debug)]

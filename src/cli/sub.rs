@@ -31,8 +31,9 @@ pub fn run(command: SubCommand) -> Result<()> {
             Ok(())
         }
         SubCommand::Value(args) => {
-            let report = position::subtraction(&args.set, &args.heaps.0, args.memory.budget())?;
-            print::report(&report, args.format)
+            let p = &args.position;
+            let report = position::subtraction(&args.set, &p.heaps.0, p.memory.budget())?;
+            print::report(&report, p.format)
         }
         SubCommand::Scan(args) => scan(args),
         SubCommand::Survey(args) => survey(args),

@@ -5,8 +5,8 @@ use std::path::PathBuf;
 use clap::{Args, Subcommand, ValueEnum};
 
 use super::flags::{
-    Heaps, MemoryArgs, RowsFileArgs, ScanOutputArgs, SeqFormat, SequenceFormat, parse_count,
-    parse_fraction, parse_heaps, parse_positive, ranged,
+    MemoryArgs, PositionArgs, RowsFileArgs, ScanOutputArgs, SeqFormat, SequenceFormat, parse_count,
+    parse_fraction, parse_positive, ranged,
 };
 use nimseq::backend::BackendChoice;
 use nimseq::subtraction::Ruleset;
@@ -134,14 +134,8 @@ pub struct SubValueArgs {
     /// The subtraction set, as for seq (e.g. 1,3,4).
     #[arg(value_parser = parse_ruleset, allow_hyphen_values = true)]
     pub set: Ruleset,
-    /// The heap sizes, comma-separated (e.g. 7,9).
-    #[arg(value_parser = parse_heaps, allow_hyphen_values = true)]
-    pub heaps: Heaps,
     #[command(flatten)]
-    pub memory: MemoryArgs,
-    /// Text for reading, or one JSON object.
-    #[arg(long, value_enum, default_value_t = SeqFormat::Text)]
-    pub format: SeqFormat,
+    pub position: PositionArgs,
 }
 
 #[derive(Args, Debug)]
