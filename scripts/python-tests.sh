@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The Python package's tests, as a user runs them: `pip install ./python` (the README's command)
-# in a fresh virtual environment, the README's example there, then pytest. With --wheel, the tests run a second time against
-# a wheel built by `maturin build --release` and installed in another fresh environment whose
-# PATH has no Rust toolchain (a user who only installs the wheel).
+# in a fresh virtual environment, the README's example there, then pytest. With --wheel, the
+# tests run a second time against a wheel built by `maturin build --release` and installed in
+# another fresh environment whose PATH has no Rust toolchain (a user who only installs the
+# wheel).
 #
 #     scripts/python-tests.sh [--wheel] [pytest args...]
 set -euo pipefail

@@ -1,4 +1,4 @@
-//! The README's cluster recipe on a real one-node Slurm (`scripts/slurm/local-cluster.sh`):
+//! The cluster recipe of docs/cluster.md on a real one-node Slurm (`scripts/slurm/local-cluster.sh`):
 //! a scan submitted as a job array, one task killed mid-run and requeued, the merge job's file
 //! byte-identical to one unsharded run. Without Slurm (or root to start it) the test shows as
 //! ignored; `NIMSEQ_REQUIRE_SLURM=1` (set by `.ci/run`) makes that a failure.
