@@ -19,8 +19,8 @@ pub fn is_bad_input(e: &anyhow::Error) -> bool {
     e.chain().any(|c| {
         c.is::<InputError>()
             || c.is::<OverBudget>()
-            || c.is::<ResumeError>()
-            || c.is::<CheckpointError>()
+            || c.downcast_ref::<ResumeError>().is_some_and(ResumeError::is_refusal)
+            || c.downcast_ref::<CheckpointError>().is_some_and(CheckpointError::is_refusal)
             || c.is::<ReferenceError>()
             || matches!(
                 c.downcast_ref::<OctalError>(),
@@ -32,25 +32,23 @@ pub fn is_bad_input(e: &anyhow::Error) -> bool {
                     TableError::OverBudget(_)
                         | TableError::RingsOverBudget { .. }
                         | TableError::TooLong { .. }
-                        | TableError::Checkpoint(_)
                 )
             )
+            || matches!(c.downcast_ref::<TableError>(), Some(TableError::Checkpoint(e)) if e.is_refusal())
             || matches!(
                 c.downcast_ref::<ScanError>(),
-                Some(ScanError::Output(_) | ScanError::OverBudget(_))
+                Some(ScanError::OverBudget(_))
             )
-            || matches!(
-                c.downcast_ref::<FillError>(),
-                Some(FillError::Checkpoint(_))
-            )
+            || matches!(c.downcast_ref::<FillError>(), Some(FillError::Checkpoint(e)) if e.is_refusal())
             || matches!(
                 c.downcast_ref::<OctalScanError>(),
                 Some(
                     OctalScanError::OverBudget(_)
-                        | OctalScanError::Resume(_)
                         | OctalScanError::Octal(OctalError::OverBudget(_))
                 )
             )
+            || matches!(c.downcast_ref::<ScanError>(), Some(ScanError::Output(e)) if e.is_refusal())
+            || matches!(c.downcast_ref::<OctalScanError>(), Some(OctalScanError::Resume(e)) if e.is_refusal())
             || matches!(c.downcast_ref::<OctalScanError>(), Some(OctalScanError::Octal(OctalError::Gpu(e))) if refused(e))
             || c.downcast_ref::<GpuError>().is_some_and(refused)
             || matches!(c.downcast_ref::<TableError>(), Some(TableError::Gpu(e)) if refused(e))

@@ -89,6 +89,50 @@ fn seq_says_plainly_when_no_period_is_certified() {
     assert_eq!(json["certificate"], serde_json::Value::Null, "{json}");
 }
 
+/// A write that fails mid-run (a file size limit, a full disk) is a failure, exit code 1 (the
+/// run may be retried), never bad input (2) and never a panic.
+fn write_failures_exit_1() {
+    let bin = env!("CARGO_BIN_EXE_nimseq");
+    let dir = tempfile::tempdir().unwrap();
+    for (command, says) in [
+        // SIGXFSZ ignored, as a shell with `trap '' XFSZ` has it: the write returns EFBIG.
+        (
+            format!("trap '' XFSZ; ulimit -f 64; exec {bin} sub scan --c-max 100 --out rows.csv"),
+            "File too large",
+        ),
+        (
+            format!(
+                "trap '' XFSZ; ulimit -f 8; exec {bin} kcross seq --k 3 --n-max 30 --checkpoint ck"
+            ),
+            "writing checkpoint",
+        ),
+        (
+            format!("exec {bin} octal stats 0.007 --n-max 4096 > /dev/full"),
+            "No space left",
+        ),
+        (
+            format!("exec {bin} sub seq 3,8,15 > /dev/full"),
+            "No space left",
+        ),
+        (
+            format!("exec {bin} sub scan --c-max 30 > /dev/full"),
+            "No space left",
+        ),
+    ] {
+        let out = std::process::Command::new("sh")
+            .args(["-c", &command])
+            .current_dir(dir.path())
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{command}: {err}");
+        assert!(
+            err.contains(says) && !err.contains("panicked"),
+            "{command}: {err}"
+        );
+    }
+}
+
 /// One sequence as CSV rows `n,g` and as an OEIS b-file, the values of the JSON report.
 fn seq_as_csv_and_bfile() {
     let args = ["sub", "seq", "3,8,15", "--len", "30"];
@@ -880,6 +924,7 @@ trials!(
     seq_prints_period_and_certificate,
     seq_says_plainly_when_no_period_is_certified,
     seq_as_csv_and_bfile,
+    write_failures_exit_1,
     seq_handles_many_moves,
     scan_checksum_matches_the_peer,
     bench_keeps_the_fastest_of_its_rounds,

@@ -1,5 +1,7 @@
 //! `nimseq bench`: the backends (and a peer program) timed on the same work, side by side.
 
+use std::io::Write;
+
 use anyhow::{Context, Result, bail};
 
 use super::bench_args::{BenchCommand, BenchRuns};
@@ -196,14 +198,15 @@ fn print(
     unit: &'static str,
     rows: Vec<BenchRow>,
 ) -> Result<()> {
+    let mut out = std::io::stdout().lock();
     if let Some(ctx) = gpu {
-        println!("gpu: {}", ctx.describe());
+        writeln!(out, "gpu: {}", ctx.describe())?;
     }
     if let Some(figures) = figures {
-        println!("{figures}");
+        writeln!(out, "{figures}")?;
     }
-    println!("{}", BenchTable { unit, rows });
-    Ok(())
+    writeln!(out, "{}", BenchTable { unit, rows })?;
+    Ok(out.flush()?)
 }
 
 /// The GPU a bench times, if any (a missing one is said, not an error): any adapter, software

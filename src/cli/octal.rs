@@ -1,5 +1,6 @@
 //! `nimseq octal`: octal games.
 
+use std::io::Write;
 use std::time::Duration;
 
 use anyhow::Result;
@@ -50,9 +51,11 @@ pub fn run(command: OctalCommand) -> Result<()> {
             match args.format {
                 SeqFormat::Json => print::report(&report, args.format),
                 SeqFormat::Text => {
-                    println!("{report}");
-                    println!("{}", stats_lines(&report));
-                    Ok(())
+                    // A full disk or a closed pipe is an error here, never a panic.
+                    let mut out = std::io::stdout().lock();
+                    writeln!(out, "{report}")?;
+                    writeln!(out, "{}", stats_lines(&report))?;
+                    Ok(out.flush()?)
                 }
             }
         }

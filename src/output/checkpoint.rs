@@ -40,6 +40,14 @@ pub enum CheckpointError {
         #[source]
         source: io::Error,
     },
+    /// Appending a record failed mid-run (a full disk, a file size limit): a failure, not bad
+    /// input.
+    #[error("writing checkpoint '{path}' failed")]
+    Write {
+        path: PathBuf,
+        #[source]
+        source: io::Error,
+    },
     #[error(
         "'{0}' holds an unfinished table; add --resume to continue it, or delete it to start over"
     )]
@@ -50,6 +58,13 @@ pub enum CheckpointError {
         "'{path}' is the checkpoint of another table: {differ}; resume it with those flags, or delete it"
     )]
     OtherTable { path: PathBuf, differ: String },
+}
+
+impl CheckpointError {
+    /// Whether the user is to fix it (exit code 2): everything but a write that failed mid-run.
+    pub fn is_refusal(&self) -> bool {
+        !matches!(self, CheckpointError::Write { .. })
+    }
 }
 
 /// An open checkpoint, being appended to.
@@ -144,10 +159,13 @@ impl Checkpoint {
         record.extend_from_slice(payload);
         let crc = crc32fast::hash(&record);
         record.extend_from_slice(&crc.to_le_bytes());
-        let path = self.path.clone();
-        self.file.write_all(&record).map_err(io_err(&path))?;
+        let failed = |source| CheckpointError::Write {
+            path: self.path.clone(),
+            source,
+        };
+        self.file.write_all(&record).map_err(failed)?;
         if self.synced.elapsed() >= SYNC_EVERY {
-            self.file.sync_data().map_err(io_err(&path))?;
+            self.file.sync_data().map_err(failed)?;
             self.synced = Instant::now();
         }
         Ok(())

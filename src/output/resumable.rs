@@ -149,8 +149,17 @@ pub enum Opened<S> {
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum ResumeError {
+    /// A file that cannot be opened or set up before the run: the path is the user's to fix.
     #[error("cannot write '{path}'")]
     Io {
+        path: PathBuf,
+        #[source]
+        source: io::Error,
+    },
+    /// Writing rows or their records failed mid-run (a full disk, a file size limit): a
+    /// failure, not bad input, so that a cluster script retries it.
+    #[error("writing '{path}' failed")]
+    Write {
         path: PathBuf,
         #[source]
         source: io::Error,
@@ -176,6 +185,22 @@ pub enum ResumeError {
     /// A part given to `nimseq merge` that cannot be merged.
     #[error("{0}")]
     Part(String),
+}
+
+impl ResumeError {
+    /// Whether the user is to fix it (exit code 2): everything but a write that failed mid-run.
+    pub fn is_refusal(&self) -> bool {
+        !matches!(self, ResumeError::Write { .. })
+    }
+
+    /// The error as a failure of the run under way: a file that cannot be written is then
+    /// [`ResumeError::Write`].
+    fn mid_run(self) -> Self {
+        match self {
+            ResumeError::Io { path, source } => ResumeError::Write { path, source },
+            e => e,
+        }
+    }
 }
 
 /// Where rows go: a text file (CSV, JSON lines), or a directory of Parquet parts.
@@ -348,10 +373,14 @@ impl ResumableFile {
         let Target::Text(file) = &mut self.target else {
             return Ok(0);
         };
-        file.flush().map_err(io_err(&self.path))?;
+        let failed = |source| ResumeError::Write {
+            path: self.path.clone(),
+            source,
+        };
+        file.flush().map_err(failed)?;
         let file = file.get_ref();
-        file.sync_data().map_err(io_err(&self.path))?;
-        Ok(file.metadata().map_err(io_err(&self.path))?.len())
+        file.sync_data().map_err(failed)?;
+        Ok(file.metadata().map_err(failed)?.len())
     }
 
     /// Records that every chunk before `next_chunk` is in the file, with `state` after them.
@@ -363,7 +392,7 @@ impl ResumableFile {
             bytes,
             state: Some(state),
         };
-        write_json(&self.checkpoint_path, &checkpoint)
+        write_json(&self.checkpoint_path, &checkpoint).map_err(ResumeError::mid_run)
     }
 
     /// The file is whole: it holds `rows` rows of the chunks `chunks`, with totals `state`.
@@ -382,7 +411,7 @@ impl ResumableFile {
             bytes: matches!(self.target, Target::Text(_)).then_some(bytes),
             state,
         };
-        write_json(&beside(&self.path, "done"), &done)?;
-        remove_if_there(&self.checkpoint_path)
+        write_json(&beside(&self.path, "done"), &done).map_err(ResumeError::mid_run)?;
+        remove_if_there(&self.checkpoint_path).map_err(ResumeError::mid_run)
     }
 }

@@ -381,7 +381,7 @@ impl fmt::Display for Calibration {
 pub enum ScanError {
     #[error(transparent)]
     Output(#[from] ResumeError),
-    #[error("writing results failed: {0}")]
+    #[error("writing results failed")]
     Io(#[from] io::Error),
     #[error(transparent)]
     NotCertified(#[from] NotCertified),
