@@ -3,7 +3,7 @@
 use std::fs;
 use std::process::{Command, Output};
 
-use crate::common::{gpu, nimseq};
+use crate::common::{gpu, nimseq, refused};
 
 fn run(args: &[&str]) -> Output {
     nimseq().args(args).output().expect("nimseq runs")
@@ -131,6 +131,48 @@ fn write_failures_exit_1() {
             "{command}: {err}"
         );
     }
+}
+
+/// Result files as a user names them: `--out -` is refused (it would be a file named `-`), an
+/// extension in capitals names the format as in small letters, and `--c-min 3`, the least
+/// there is for triples, resumes a scan started without it (the same sets).
+fn out_names_and_equal_bounds() {
+    let dir = tempfile::tempdir().unwrap();
+    refused(
+        &["sub", "scan", "--c-max", "20", "--out", "-"],
+        "'-' would be a file",
+    );
+    let at = |name: &str| dir.path().join(name).to_string_lossy().into_owned();
+    let o = run(&["sub", "scan", "--c-max", "20", "--out", &at("rows.JSONL")]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = std::fs::read_to_string(at("rows.JSONL")).unwrap();
+    assert!(text.starts_with("{\"a\":1,\"b\":2,\"c\":3,"), "{text}");
+    let o = run(&["sub", "scan", "--c-max", "20", "--out", &at("rows.csv")]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let args = [
+        "sub", "scan", "--c-max", "20", "--c-min", "3", "--a-min", "0",
+    ];
+    let o = run(&[&args[..], &["--out", &at("rows.csv"), "--resume"]].concat());
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).contains("was finished before"), "{}", stderr(&o));
+    // A bound that changes the sets is another job, named as such.
+    let o = run(&[
+        "sub",
+        "scan",
+        "--c-max",
+        "20",
+        "--a-max",
+        "5",
+        "--out",
+        &at("rows.csv"),
+        "--resume",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("--a-max unset there, 5 here"),
+        "{}",
+        stderr(&o)
+    );
 }
 
 /// One sequence as CSV rows `n,g` and as an OEIS b-file, the values of the JSON report.
@@ -925,6 +967,7 @@ trials!(
     seq_says_plainly_when_no_period_is_certified,
     seq_as_csv_and_bfile,
     write_failures_exit_1,
+    out_names_and_equal_bounds,
     seq_handles_many_moves,
     scan_checksum_matches_the_peer,
     bench_keeps_the_fastest_of_its_rounds,

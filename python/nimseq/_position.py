@@ -38,6 +38,8 @@ def heaps_text(heaps: Heaps) -> str:
     """The heaps as the command line writes them: "3,5,8"."""
     if isinstance(heaps, str):
         return heaps
+    if isinstance(heaps, (bytes, bytearray)):
+        raise TypeError("heaps are a list of whole numbers or a str such as '3,5,8', not bytes")
     return ",".join(str(operator.index(h)) for h in heaps)
 
 

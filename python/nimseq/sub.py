@@ -28,6 +28,9 @@ def _moves(moves: Moves) -> str:
     """The set as the command line writes it: "1,4,7"."""
     if isinstance(moves, str):
         return moves
+    if isinstance(moves, (bytes, bytearray)):
+        # Iterating bytes gives their codes: b"1,4" would be the moves {44, 49, 52}.
+        raise TypeError("moves are a list of whole numbers or a str such as '1,4,7', not bytes")
     return ",".join(str(operator.index(m)) for m in moves)
 
 

@@ -133,7 +133,8 @@ fn sub_scan<'py>(
         b_min: whole("b_min", b_min)?,
         b_max: b_max.map(|b| whole("b_max", b)).transpose()?,
         primitive,
-    };
+    }
+    .canonical();
     let choice = super::backend(backend, &[Auto, Reference, Cpu, Gpu])?;
     filter.check().map_err(|e| refuse(e.0))?;
     check_theory(&filter, theory).map_err(|e| refuse(e.0))?;

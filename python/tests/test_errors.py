@@ -98,6 +98,11 @@ def test_wrong_types_raise_type_errors():
         nimseq.sub.values([1.5, 3], 10)
     with pytest.raises(OverflowError):
         nimseq.sub.values([1, 2], -1)
+    # Bytes iterate as their codes: b"1,4" must not be the moves {44, 49, 52}.
+    with pytest.raises(TypeError, match="not bytes"):
+        nimseq.sub.values(b"1,4", 12)
+    with pytest.raises(TypeError, match="not bytes"):
+        nimseq.octal.value("0.77", b"3,5")
 
 
 GPU_FREE = """

@@ -90,7 +90,7 @@ pub struct ScanOutputArgs {
 #[derive(Args, Debug)]
 pub struct RowsFileArgs {
     /// Write rows here (resumable) instead of stdout.
-    #[arg(long)]
+    #[arg(long, value_parser = parse_out)]
     pub out: Option<PathBuf>,
     /// Continue an interrupted scan of --out after its last complete chunk.
     #[arg(long, requires = "out")]
@@ -198,4 +198,14 @@ pub(super) fn ranged(
 ) -> clap::builder::RangedI64ValueParser<u64> {
     let bound = |b: u64| i64::try_from(b).unwrap_or(i64::MAX);
     clap::builder::RangedI64ValueParser::new().range(bound(*range.start())..=bound(*range.end()))
+}
+
+/// A result file's name; `-`, which would name a file `-`, is refused: without `--out` the rows
+/// go to stdout.
+fn parse_out(s: &str) -> Result<PathBuf, String> {
+    match s {
+        "-" => Err("rows go to stdout without --out; '-' would be a file of that name".into()),
+        "" => Err("an empty file name".into()),
+        _ => Ok(PathBuf::from(s)),
+    }
 }

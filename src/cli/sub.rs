@@ -84,7 +84,8 @@ fn scan_options(args: &ScanArgs, output: ScanOutput) -> Result<ScanOptions> {
         b_min: args.b_min,
         b_max: args.b_max,
         primitive: args.primitive,
-    };
+    }
+    .canonical();
     filter.check()?;
     check_theory(&filter, args.theory)?;
     Ok(ScanOptions {

@@ -200,7 +200,12 @@ pub fn fields_csv<R: Row + ?Sized>(row: &R, out: &mut Vec<u8>) -> io::Result<()>
 impl Format {
     /// The format the extension of `path` names (`.csv`, `.jsonl`, `.parquet`), if it names one.
     pub fn named_by(path: &std::path::Path) -> Option<Format> {
-        match path.extension().and_then(|e| e.to_str())? {
+        match path
+            .extension()
+            .and_then(|e| e.to_str())?
+            .to_ascii_lowercase()
+            .as_str()
+        {
             "csv" => Some(Format::Csv),
             "jsonl" => Some(Format::Jsonl),
             "parquet" => Some(Format::Parquet),

@@ -38,7 +38,8 @@ pub fn differences(theirs: &Value, ours: &Value) -> String {
     keys.dedup();
     let said: Vec<String> = keys
         .into_iter()
-        .filter(|k| a.get(*k) != b.get(*k))
+        // A flag absent from one record and null in the other is unset in both.
+        .filter(|k| a.get(*k).unwrap_or(&Value::Null) != b.get(*k).unwrap_or(&Value::Null))
         .map(|k| match k.as_str() {
             "command" => format!(
                 "it was written by {}, this is {}",

@@ -172,6 +172,19 @@ impl SetFilter {
         }
     }
 
+    /// The filter with each lower bound written the one way for the same sets: a bound at or
+    /// below the least value it can meet (`K` for the largest move, 1 for the smallest, 2 for
+    /// the second) is written as the default writes it, so that a scan started without
+    /// `--c-min` resumes and merges with one given `--c-min 3`, which scans the same sets.
+    pub fn canonical(mut self) -> Self {
+        if self.c_min <= self.moves as u32 {
+            self.c_min = 0;
+        }
+        self.a_min = self.a_min.max(1);
+        self.b_min = self.b_min.max(2);
+        self
+    }
+
     /// The sets in scan order: the largest move ascending, then the others lexicographically
     /// (for triples `c`, then `a`, then `b`: the order of `tests/data/sub_scan_naive.c`, so
     /// that checksums compare).
