@@ -38,6 +38,20 @@ pub struct Columns {
 }
 
 impl Columns {
+    /// The most bytes columns named by `header` take for `rows` rows: 8 a number (`u64` and
+    /// `i64` the widest), 40 a text (a `String` and its few characters), 1 more for the mask of
+    /// missing values.
+    pub fn bytes(header: &str, rows: u64) -> u64 {
+        let row: u64 = header
+            .split(',')
+            .map(|name| match name {
+                "code" | "checksum" => 40 + 1,
+                _ => 8 + 1,
+            })
+            .sum();
+        rows.saturating_mul(row)
+    }
+
     /// Columns named by a CSV `header`, for about `rows` rows.
     pub fn new(header: &str, rows: u64) -> Self {
         Columns {

@@ -6,8 +6,9 @@ use std::time::Duration;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use super::columns::Columns;
-use super::scan::{ScanResult, fraction, in_range, scan_output, scan_result, scan_rows};
+use super::scan::{
+    ScanResult, columns_within, fraction, in_range, scan_output, scan_result, scan_rows,
+};
 use super::{Bytes, budget, narrow, position_json, refuse, run};
 use nimseq::backend::{BackendChoice, choose};
 use nimseq::octal::OctalCode;
@@ -122,19 +123,32 @@ fn octal_scan<'py>(
     let n_max = in_range("n_max", n_max, N_MAX_RANGE)?;
     let choice = super::backend(backend, &[Auto, Reference, Cpu, Gpu])?;
     let to_columns = out.is_none();
-    let opts = ScanOptions {
+    let mut opts = ScanOptions {
         digits: digits as usize,
         n_max: n_max as usize,
         output: scan_output(format, shard, chunk_size, out, resume)?,
         verify_sample: fraction(verify_sample)?,
         budget: budget(mem_budget)?,
     };
+    // Checked against the budget before anything is allocated, as for subtraction scans.
+    let columns = to_columns
+        .then(|| {
+            let (header, count) = (opts.header(), code_count(opts.digits));
+            columns_within(
+                header,
+                count,
+                opts.output.shard,
+                chunk_size,
+                &mut opts.budget,
+            )
+        })
+        .transpose()
+        .map_err(|e| refuse(e.to_string()))?;
     let (columns, summary) = run(py, |stop| {
         // Opened before a backend is chosen: a bad path fails before any work.
         let job = ScanJob::<_, OctalScanSummary>::open(&opts)?.stop_on(stop);
         let chosen = choose(choice)?;
         let backend = Backend::chosen(&chosen, &opts)?;
-        let columns = to_columns.then(|| Columns::new(opts.header(), code_count(opts.digits)));
         Ok(scan_rows(job, &backend, columns)?)
     })?;
     scan_result(py, columns, &summary)

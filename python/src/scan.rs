@@ -8,8 +8,9 @@ use pyo3::types::PyDict;
 
 use super::columns::Columns;
 use super::refuse;
+use nimseq::memory::{Budget, OverBudget};
 use nimseq::output::Format;
-use nimseq::output::scan::{ScanJob, ScanOutput, SolveOn, Tally};
+use nimseq::output::scan::{ScanJob, ScanOutput, Shard, SolveOn, Tally};
 
 /// A whole number checked against a range of the command line, with clap's words, as the
 /// type the range is of: a negative or huge one is a `ValueError` naming the argument, not
@@ -33,6 +34,24 @@ pub fn in_range<T: Copy + Into<i128> + TryFrom<i128> + std::fmt::Display>(
 /// A whole number that fits `u32`, else a `ValueError` naming the argument.
 pub fn whole(name: &str, value: i128) -> PyResult<u32> {
     in_range(name, value, 0..=u32::MAX)
+}
+
+/// Columns for the rows a scan of `count` rows in chunks of `chunk` gives `shard`, refused
+/// before anything is allocated if they may not fit `budget`; the solvers then get what is left
+/// of it.
+pub fn columns_within(
+    header: &str,
+    count: u64,
+    shard: Shard,
+    chunk: u64,
+    budget: &mut Budget,
+) -> Result<Columns, OverBudget> {
+    // A shard holds its share of the chunks, at most one chunk more than its share of rows.
+    let rows = count.min(count.div_ceil(shard.count).saturating_add(chunk));
+    let needed = Columns::bytes(header, rows);
+    budget.check(needed, || format!("the columns of {rows} rows"))?;
+    *budget = budget.less(needed);
+    Ok(Columns::new(header, rows))
 }
 
 /// Where a scan's rows go: its format, shard, chunks and file, checked as the command line

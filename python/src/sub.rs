@@ -5,8 +5,9 @@ use std::path::PathBuf;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use super::columns::Columns;
-use super::scan::{ScanResult, fraction, in_range, scan_output, scan_result, scan_rows, whole};
+use super::scan::{
+    ScanResult, columns_within, fraction, in_range, scan_output, scan_result, scan_rows, whole,
+};
 use super::{Bytes, budget, narrow, position_json, refuse, run};
 use nimseq::backend::{BackendChoice, choose};
 use nimseq::output::scan::{Scan, ScanJob};
@@ -152,22 +153,32 @@ fn sub_scan<'py>(
         verify_sample: fraction(verify_sample)?,
         budget: budget(mem_budget)?,
     };
+    // The columns are checked against the budget before anything is allocated: their size is
+    // known from the bounds alone (the chunk size bounds the one a shard may hold over its
+    // share).
+    let columns = to_columns
+        .then(|| {
+            let chunk = chunk_size.unwrap_or(DEFAULT_CHUNK_SIZE);
+            let (header, count, shard) = (opts.header(), opts.count(), opts.output.shard);
+            columns_within(header, count, shard, chunk, &mut opts.budget)
+        })
+        .transpose()
+        .map_err(|e| refuse(e.to_string()))?;
     let (columns, summary) = run(py, move |stop| {
-        if !to_columns {
+        let Some(columns) = columns else {
             // The file is opened before a backend is chosen, as on the command line: a bad
             // path fails before any work.
             let job = ScanJob::<_, ScanSummary>::open(&opts)?;
             let chosen = choose(choice)?;
             let backend = Backend::chosen(&chosen, &opts)?;
             return Ok(scan_rows(job.stop_on(stop), &backend, None)?);
-        }
+        };
         let chosen = choose(choice)?;
         let backend = Backend::chosen(&chosen, &opts)?;
         if chunk_size.is_none() && !matches!(backend, Backend::Gpu(_)) {
             opts.output.chunk_size = COLUMNS_CHUNK_SIZE;
         }
         let job = ScanJob::<_, ScanSummary>::open(&opts)?.stop_on(stop);
-        let columns = Columns::new(opts.header(), opts.count());
         Ok(scan_rows(job, &backend, Some(columns))?)
     })?;
     scan_result(py, columns, &summary)

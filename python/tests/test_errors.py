@@ -26,7 +26,9 @@ CASES = [
     (lambda: nimseq.sub.scan(a_min=30, c_max=20), ["sub", "scan", "--a-min", "30", "--c-max", "20"]),
     (lambda: nimseq.sub.scan(shard="3/2"), ["sub", "scan", "--shard", "3/2"]),
     (lambda: nimseq.sub.scan(verify_sample=2.0), ["sub", "scan", "--verify-sample", "2"]),
-    (lambda: nimseq.sub.scan(c_max=3000, mem_budget="1M"),
+    # To a file (the columns' own check comes first otherwise): the solvers' check, as on the
+    # command line, before the file is opened.
+    (lambda: nimseq.sub.scan(c_max=3000, mem_budget="1M", out="/nonexistent/rows.csv"),
      ["sub", "scan", "--c-max", "3000", "--mem-budget", "1M"]),
     (lambda: nimseq.sub.values([1, 2], 10, mem_budget="lots"),
      ["sub", "seq", "1,2", "--mem-budget", "lots"]),
@@ -145,3 +147,16 @@ def test_nothing_on_stderr_unless_logging_is_configured(tmp_path):
                           cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert done.stderr == ""
+
+
+def test_columns_over_the_budget_raise_before_anything_is_allocated():
+    # Columns sized for every row once aborted the interpreter (SIGABRT) on a failed allocation.
+    import time
+    for kwargs in [dict(c_max=3500), dict(c_max=100000), dict(moves=2, c_max=100000),
+                   dict(c_max=400, mem_budget="100M")]:
+        start = time.monotonic()
+        with pytest.raises(ValueError, match="the columns of .* over the memory budget .* mem_budget"):
+            nimseq.sub.scan(**kwargs)
+        assert time.monotonic() - start < 1, kwargs
+    # The interpreter lives on, and a scan that fits runs.
+    assert nimseq.sub.scan(c_max=30).rows == 4060
