@@ -266,6 +266,32 @@ fn bad_parts_are_refused_and_nothing_is_written() {
         );
     }
 
+    // One period changed by one, the length kept, every row in its place: a forged row. The
+    // part's rows no longer give the totals its .done records.
+    lines.swap(0, 500);
+    let forged: Vec<String> = lines
+        .iter()
+        .enumerate()
+        .map(|(i, line)| {
+            let mut cells: Vec<String> = line.split(',').map(str::to_string).collect();
+            if i == 99 {
+                let digit = cells[3].pop().unwrap().to_digit(10).unwrap();
+                cells[3].push(char::from_digit((digit + 1) % 10, 10).unwrap());
+            }
+            cells.join(",")
+        })
+        .collect();
+    fs::write(&changed, format!("{}\n", forged.join("\n"))).unwrap();
+    assert_eq!(
+        fs::metadata(&changed).unwrap().len(),
+        fs::metadata(&parts[2]).unwrap().len()
+    );
+    let line = refuse(
+        &[&parts[0], &parts[1], &changed, &parts[3]],
+        "changed.csv': its rows are not what its .done records",
+    );
+    assert!(line.contains("fnv"), "{line}");
+
     // A file that no finished run wrote.
     let stray = dir.path().join("stray.csv");
     fs::write(&stray, "a,b,c\n").unwrap();

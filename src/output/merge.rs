@@ -24,9 +24,9 @@ use rayon::prelude::*;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use super::parquet;
+use super::parquet::{self, Column};
 use super::resumable::{Done, ResumeError, beside, differences, read_json};
-use super::scan::{Plan, Scan, ScanJob, Shard, SolveOn, Tally};
+use super::scan::{Plan, RecordedPart, Scan, ScanJob, Shard, SolveOn, Tally};
 use super::{Field, Format};
 
 /// One finished part: its file and what its `.done` records.
@@ -178,16 +178,23 @@ impl Parts {
         let output = work.output_mut();
         output.out = Some(out.to_path_buf());
         output.resume = false;
-        let tallies = self
+        let recorded = self
             .parts
             .iter()
             .map(|p| {
-                serde_json::from_value::<T>(p.done.state.clone())
-                    .map_err(|e| refuse(format!("'{}.done' has no totals: {e}", p.path.display())))
+                let recorded = serde_json::from_value::<T>(p.done.state.clone()).map_err(|e| {
+                    refuse(format!("'{}.done' has no totals: {e}", p.path.display()))
+                })?;
+                Ok(RecordedPart {
+                    name: p.path.display().to_string(),
+                    end: p.done.chunks[1],
+                    recorded,
+                })
             })
-            .collect::<Result<Vec<T>, _>>()?;
+            .collect::<Result<Vec<_>, ResumeError>>()?;
         let reader = PartsReader {
             header: work.header(),
+            columns: work.columns(),
             cursor: Mutex::new(Cursor {
                 parts: self.parts.iter().collect(),
                 source: None,
@@ -195,7 +202,7 @@ impl Parts {
             }),
         };
         let merged = ScanJob::<W, T>::open(&work)
-            .and_then(|job| job.add_work_of(&tallies).run(&reader, &mut io::sink()))
+            .and_then(|job| job.check_parts(recorded).run(&reader, &mut io::sink()))
             .and_then(|tally| {
                 reader.finish()?;
                 Ok(tally)
@@ -212,6 +219,8 @@ impl Parts {
 /// The parts as a backend of the scan driver: each call's rows are read from them, in order.
 pub struct PartsReader<'p> {
     header: &'static str,
+    /// The types of its columns, which a Parquet part must have, matched by name.
+    columns: Vec<Column>,
     cursor: Mutex<Cursor<'p>>,
 }
 
@@ -232,6 +241,8 @@ enum Source {
     /// The rows of the part files not yet read, each row's fields in header order.
     Parquet {
         files: VecDeque<PathBuf>,
+        header: String,
+        columns: Vec<Column>,
         rows: VecDeque<Vec<Owned>>,
     },
 }
@@ -298,7 +309,7 @@ fn json_field(value: Option<&Value>) -> Field<'_> {
 }
 
 impl Source {
-    fn open(part: &Part, header: &str) -> Result<Source, String> {
+    fn open(part: &Part, header: &str, columns: &[Column]) -> Result<Source, String> {
         let lines = || -> Result<io::Lines<BufReader<File>>, String> {
             Ok(BufReader::with_capacity(
                 1 << 20,
@@ -327,6 +338,8 @@ impl Source {
                     .into_iter()
                     .map(|(_, path)| path)
                     .collect(),
+                header: header.to_string(),
+                columns: columns.to_vec(),
                 rows: VecDeque::new(),
             },
         })
@@ -340,12 +353,17 @@ impl Source {
         match self {
             Source::Csv(lines) => Ok(line(lines)?.map(Raw::Csv)),
             Source::Jsonl(lines) => Ok(line(lines)?.map(Raw::Jsonl)),
-            Source::Parquet { files, rows } => {
+            Source::Parquet {
+                files,
+                header,
+                columns,
+                rows,
+            } => {
                 while rows.is_empty() {
                     let Some(file) = files.pop_front() else {
                         return Ok(None);
                     };
-                    parquet::read_rows(&file, &mut |fields| {
+                    parquet::read_rows(&file, header, columns, &mut |fields| {
                         rows.push_back(fields.iter().map(Owned::of).collect());
                         Ok(())
                     })?;
@@ -415,7 +433,7 @@ impl PartsReader<'_> {
     fn finish(&self) -> Result<(), ResumeError> {
         let mut cursor = self.cursor.lock().expect("no reader panics");
         while let Some(part) = cursor.parts.front().copied() {
-            cursor.end_part(part, self.header)?;
+            cursor.end_part(part, self.header, &self.columns)?;
         }
         Ok(())
     }
@@ -423,15 +441,25 @@ impl PartsReader<'_> {
 
 impl Cursor<'_> {
     /// The rows of `part`, the current one, opened at its first row if not yet open.
-    fn source(&mut self, part: &Part, header: &str) -> Result<&mut Source, String> {
+    fn source(
+        &mut self,
+        part: &Part,
+        header: &str,
+        columns: &[Column],
+    ) -> Result<&mut Source, String> {
         if self.source.is_none() {
-            self.source = Some(Source::open(part, header)?);
+            self.source = Some(Source::open(part, header, columns)?);
         }
         Ok(self.source.as_mut().expect("opened above"))
     }
 
     /// Ends the current part, which must have no rows left, and moves to the next.
-    fn end_part(&mut self, part: &Part, header: &str) -> Result<(), ResumeError> {
+    fn end_part(
+        &mut self,
+        part: &Part,
+        header: &str,
+        columns: &[Column],
+    ) -> Result<(), ResumeError> {
         let at = |why: String| refuse(format!("'{}': {why}", part.path.display()));
         if self.row != part.done.rows {
             return Err(at(format!(
@@ -439,7 +467,7 @@ impl Cursor<'_> {
                 self.row, part.done.rows
             )));
         }
-        let source = self.source(part, header).map_err(at)?;
+        let source = self.source(part, header, columns).map_err(at)?;
         if source.next().map_err(at)?.is_some() {
             return Err(at(format!(
                 "a row after its last ({} rows, as its .done says)",
@@ -505,13 +533,15 @@ impl<'p> PartsReader<'p> {
                 );
             };
             if cursor.row == part.done.rows {
-                if let Err(why) = cursor.end_part(part, self.header) {
+                if let Err(why) = cursor.end_part(part, self.header, &self.columns) {
                     return (rows, Some(why));
                 }
                 continue;
             }
             let row = cursor.row;
-            let read = cursor.source(part, self.header).and_then(Source::next);
+            let read = cursor
+                .source(part, self.header, &self.columns)
+                .and_then(Source::next);
             match read {
                 Ok(Some(raw)) => rows.push(RawRow { raw, part, row }),
                 Ok(None) => {

@@ -22,6 +22,7 @@ use parquet::file::reader::{FileReader, SerializedFileReader};
 use parquet::file::writer::SerializedFileWriter;
 use parquet::record::Field as ParquetField;
 use parquet::schema::parser::parse_message_type;
+use parquet::schema::types::Type;
 
 use super::Field;
 
@@ -218,11 +219,7 @@ impl<'c> PartWriter<'c> {
         if let Some(e) = self.error {
             return Err(io::Error::new(io::ErrorKind::InvalidData, e));
         }
-        let lines: Vec<String> = (self.columns.iter().zip(&self.names))
-            .map(|(c, name)| c.schema_line(name))
-            .collect();
-        let schema = parse_message_type(&format!("message rows {{ {} }}", lines.join(" ")))
-            .map_err(io::Error::other)?;
+        let schema = schema(&self.names, self.columns).map_err(io::Error::other)?;
         let props = WriterProperties::builder()
             .set_compression(Compression::ZSTD(ZstdLevel::default()))
             .set_created_by(format!("nimseq {}", env!("CARGO_PKG_VERSION")))
@@ -266,20 +263,62 @@ impl<'c> PartWriter<'c> {
     }
 }
 
+/// The Parquet schema of columns named `names`, of the types `columns`: the one a part is
+/// written with, and the one a part read back must have.
+fn schema(names: &[&str], columns: &[Column]) -> parquet::errors::Result<Type> {
+    let lines: Vec<String> = (columns.iter().zip(names))
+        .map(|(c, name)| c.schema_line(name))
+        .collect();
+    parse_message_type(&format!("message rows {{ {} }}", lines.join(" ")))
+}
+
 /// Calls `each` with the fields of every row of the part file `path`, in order, in the order
-/// of its columns; stops at the first error `each` returns.
+/// of `header`'s columns, which the file must hold by name and each of the type of `columns`
+/// (in any order: they are matched by name, never by position); stops at the first error
+/// `each` returns.
 pub fn read_rows(
     path: &Path,
+    header: &str,
+    columns: &[Column],
     each: &mut dyn FnMut(&[Field<'_>]) -> Result<(), String>,
 ) -> Result<(), String> {
+    let names: Vec<&str> = header.split(',').collect();
+    let want = schema(&names, columns).map_err(|e| e.to_string())?;
     let file = File::open(path).map_err(|e| e.to_string())?;
     let reader = SerializedFileReader::new(file).map_err(|e| e.to_string())?;
+    let found = reader.metadata().file_metadata().schema().get_fields();
+    // For each column of the header, where the file has it.
+    let mut at = Vec::with_capacity(names.len());
+    for wanted in want.get_fields() {
+        let name = wanted.name();
+        match found.iter().position(|f| f.name() == name) {
+            Some(i) if found[i] == *wanted => at.push(i),
+            Some(_) => {
+                return Err(format!(
+                    "its column '{name}' is not of the type nimseq writes"
+                ));
+            }
+            None => return Err(format!("it has no column '{name}'")),
+        }
+    }
+    if found.len() != names.len() {
+        let extra: Vec<&str> = found
+            .iter()
+            .map(|f| f.name())
+            .filter(|n| !names.contains(n))
+            .collect();
+        return Err(format!(
+            "it has columns nimseq does not write: {}",
+            extra.join(", ")
+        ));
+    }
     let rows = reader.get_row_iter(None).map_err(|e| e.to_string())?;
     for row in rows {
         let row = row.map_err(|e| e.to_string())?;
-        let mut fields = Vec::with_capacity(row.len());
-        for (_, value) in row.get_column_iter() {
-            fields.push(match value {
+        let values: Vec<&ParquetField> = row.get_column_iter().map(|(_, v)| v).collect();
+        let mut fields = Vec::with_capacity(at.len());
+        for &i in &at {
+            fields.push(match values[i] {
                 ParquetField::Null => Field::Missing,
                 ParquetField::Bool(b) => Field::Bool(*b),
                 ParquetField::UShort(n) => Field::Unsigned(u64::from(*n)),
@@ -341,7 +380,7 @@ mod tests {
         part.write(&path).unwrap();
         assert_eq!(parts(dir.path()).unwrap(), vec![(4, path.clone())]);
         let mut back = Vec::new();
-        read_rows(&path, &mut |fields| {
+        read_rows(&path, header, &columns, &mut |fields| {
             back.push(format!("{fields:?}"));
             Ok(())
         })
@@ -368,5 +407,47 @@ mod tests {
         // Parts at and after a resumed chunk go; the others stay.
         keep_parts_below(dir.path(), 4).unwrap();
         assert!(parts(dir.path()).unwrap().is_empty());
+    }
+
+    /// Columns are read by name and type, never by position: a part with two columns in
+    /// the other order reads as written; one with a column renamed, retyped or added is
+    /// refused, naming it.
+    #[test]
+    fn columns_are_matched_by_name_and_type() {
+        let dir = tempfile::tempdir().unwrap();
+        let (u32c, u64c) = (Column::required(Kind::U32), Column::required(Kind::U64));
+        let write = |header: &str, columns: &[Column], row: &[u64]| {
+            let mut part = PartWriter::new(header, columns);
+            for &v in row {
+                part.push(Field::Unsigned(v));
+            }
+            let path = dir.path().join(format!("{header}.parquet"));
+            part.write(&path).unwrap();
+            path
+        };
+        let read = |path: &Path| {
+            let mut back = Vec::new();
+            read_rows(path, "a,p,q", &[u32c, u32c, u32c], &mut |f| {
+                back.push(format!("{f:?}"));
+                Ok(())
+            })
+            .map(|()| back)
+        };
+        let swapped = write("a,q,p", &[u32c, u32c, u32c], &[1, 3, 2]);
+        let want = format!(
+            "{:?}",
+            [Field::Unsigned(1), Field::Unsigned(2), Field::Unsigned(3)]
+        );
+        assert_eq!(read(&swapped).unwrap(), [want]);
+        let renamed = write("a,p,r", &[u32c, u32c, u32c], &[1, 2, 3]);
+        assert_eq!(read(&renamed).unwrap_err(), "it has no column 'q'");
+        let retyped = write("a,p,q", &[u32c, u64c, u32c], &[1, 2, 3]);
+        assert!(
+            read(&retyped)
+                .unwrap_err()
+                .contains("column 'p' is not of the type")
+        );
+        let wider = write("a,p,q,x", &[u32c, u32c, u32c, u32c], &[1, 2, 3, 4]);
+        assert!(read(&wider).unwrap_err().contains("does not write: x"));
     }
 }

@@ -221,6 +221,40 @@ pub struct ScanJob<'w, W, T> {
     tally: T,
     /// Set from elsewhere (a Ctrl-C) to end the run after the calls in flight.
     stop: Option<&'w AtomicBool>,
+    /// For a merge: the parts whose rows these are, each with the totals its record claims,
+    /// checked against the totals of its rows as they come ([`Self::check_parts`]).
+    parts: VecDeque<RecordedPart<T>>,
+    /// The totals of the rows of the first part in `parts`, so far.
+    part_tally: T,
+}
+
+/// Which totals of `want` (a record) the rows' totals `got` do not match, in words.
+fn totals_differ(want: &serde_json::Value, got: &serde_json::Value) -> String {
+    use serde_json::Value;
+    let (Value::Object(want), Value::Object(got)) = (want, got) else {
+        return "other totals".to_string();
+    };
+    let said: Vec<String> = want
+        .iter()
+        .filter(|(k, v)| got.get(*k) != Some(v))
+        .map(|(k, v)| match (v, got.get(k)) {
+            (
+                Value::Number(_) | Value::String(_),
+                Some(g @ (Value::Number(_) | Value::String(_))),
+            ) => {
+                format!("{k} {v} recorded, {g} in the rows")
+            }
+            _ => format!("{k} differs"),
+        })
+        .collect();
+    said.join(", ")
+}
+
+/// A part of a merge: the chunks below `end` complete it, and its record says `recorded`.
+pub struct RecordedPart<T> {
+    pub name: String,
+    pub end: u64,
+    pub recorded: T,
 }
 
 /// One call's chunks, solved, their rows already formatted.
@@ -253,6 +287,8 @@ impl<'w, W: Scan, T: Tally<W::Item, W::Solved>> ScanJob<'w, W, T> {
             finished: false,
             tally: T::default(),
             stop: None,
+            parts: VecDeque::new(),
+            part_tally: T::default(),
         };
         if let Some(path) = &output.out {
             let parts = output.format == Format::Parquet;
@@ -274,14 +310,45 @@ impl<'w, W: Scan, T: Tally<W::Item, W::Solved>> ScanJob<'w, W, T> {
         Ok(scan)
     }
 
-    /// Adds the work counted by `parts` to a fresh run's totals ([`Tally::add_work`]).
-    pub fn add_work_of(mut self, parts: &[T]) -> Self {
+    /// For a merge: adds the work `parts` counted to a fresh run's totals
+    /// ([`Tally::add_work`]), and checks, as each part's last chunk is tallied, that its rows
+    /// give the totals its record claims (rows count, sums, maxima, checksum): a part whose
+    /// rows were changed in place, even to the same length, is refused by name.
+    pub fn check_parts(mut self, parts: Vec<RecordedPart<T>>) -> Self {
         if self.next == self.first && !self.finished {
-            for part in parts {
-                self.tally.add_work(part);
+            for part in &parts {
+                self.tally.add_work(&part.recorded);
             }
+            self.parts = parts.into();
+            self.start_part();
         }
         self
+    }
+
+    /// Starts the totals of the next part: the work it counted beyond its rows, then its rows.
+    fn start_part(&mut self) {
+        self.part_tally = T::default();
+        if let Some(part) = self.parts.front() {
+            self.part_tally.add_work(&part.recorded);
+        }
+    }
+
+    /// Checks every part completed by the chunks below `done`.
+    fn close_parts(&mut self, done: u64) -> Result<(), ResumeError> {
+        while let Some(part) = self.parts.front().filter(|p| p.end <= done) {
+            let got = serde_json::to_value(&self.part_tally).expect("totals serialise");
+            let want = serde_json::to_value(&part.recorded).expect("totals serialise");
+            if got != want {
+                return Err(ResumeError::Part(format!(
+                    "'{}': its rows are not what its .done records ({}): it was changed since",
+                    part.name,
+                    totals_differ(&want, &got)
+                )));
+            }
+            self.parts.pop_front();
+            self.start_part();
+        }
+        Ok(())
     }
 
     /// Ends the run once `stop` is set: no call starts after that, the calls in flight are
@@ -414,6 +481,7 @@ impl<'w, W: Scan, T: Tally<W::Item, W::Solved>> ScanJob<'w, W, T> {
             }
             Ok(())
         })?;
+        self.close_parts(self.end)?;
         match (&mut self.file, sink) {
             // An empty shard still completes its file.
             (Some(f), _) => f.finish(
@@ -463,6 +531,10 @@ impl<'w, W: Scan, T: Tally<W::Item, W::Solved>> ScanJob<'w, W, T> {
                 self.work.fields(items, solved, *fields);
             }
             self.tally.add_chunk(items, solved);
+            if !self.parts.is_empty() {
+                self.close_parts(k)?;
+                self.part_tally.add_chunk(items, solved);
+            }
             if let Some(f) = &mut self.file
                 && k + 1 < self.end
             {
