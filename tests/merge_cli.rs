@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use std::process::Output;
 
 use crate::common::{SLOW_SCAN, killed_after_chunks, nimseq, refused};
+use nimseq::output::resumable::beside;
 
 /// Runs `nimseq ARGS`, which must succeed.
 fn ok(args: &[&str]) -> Output {
@@ -102,6 +103,38 @@ const OCTAL: [&str; 8] = [
     "5",
 ];
 
+/// A finished result is never touched by a later run with other flags: the second shard of a
+/// scan sent to the first one's Parquet directory is refused, and the first one's parts and
+/// `.done` stay; a file nimseq did not write is refused, not emptied; the same command again
+/// leaves its finished file as it is.
+fn a_later_run_writes_over_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let all = dir.path().join("all.parquet");
+    let args = [&SCAN[..], &["--out", path(&all)]].concat();
+    ok(&[&args[..], &["--shard", "1/2"]].concat());
+    let parts = parquet_files(&all);
+    let done = fs::read(beside(&all, "done")).unwrap();
+    let line = refused(
+        &[&args[..], &["--shard", "2/2"]].concat(),
+        "was written by another run: --shard 1/2 there, 2/2 here",
+    );
+    assert!(line.contains("name another --out"), "{line}");
+    assert_eq!(parquet_files(&all), parts);
+    assert_eq!(fs::read(beside(&all, "done")).unwrap(), done);
+    // The same command again: finished, nothing written.
+    let o = ok(&[&args[..], &["--shard", "1/2"]].concat());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("was finished before"));
+    assert_eq!(parquet_files(&all), parts);
+    // A file of the user's own.
+    let mine = dir.path().join("mine.csv");
+    fs::write(&mine, "my notes\n").unwrap();
+    refused(
+        &[&SCAN[..], &["--out", path(&mine)]].concat(),
+        "exists and is no result of this scan",
+    );
+    assert_eq!(fs::read(&mine).unwrap(), b"my notes\n");
+}
+
 /// Shards of `sub scan` in each format, given in any order, merge into the bytes of one run
 /// with its checksum line; parts of one format merge into another.
 fn shards_merge_into_one_run() {
@@ -132,9 +165,11 @@ fn shards_merge_into_one_run() {
         merge(&[merged], &again, &[]);
     }
     // More shards than chunks: the empty shards still count, and one header opens the file.
+    // (Files of their own: a scan with other flags writes over no other run's file.)
+    let few = tempfile::tempdir().unwrap();
     let args = [&SCAN[..4], &["--chunk-size", "20000"]].concat();
-    let (parts, whole, _) = shards_and_whole(dir.path(), &args, 4, "csv");
-    let merged = dir.path().join("few-chunks.csv");
+    let (parts, whole, _) = shards_and_whole(few.path(), &args, 4, "csv");
+    let merged = few.path().join("few-chunks.csv");
     merge(&parts, &merged, &[]);
     assert_eq!(fs::read(&merged).unwrap(), fs::read(&whole).unwrap());
 }
@@ -391,6 +426,7 @@ fn parquet_rows_are_the_csv_rows_and_resume() {
 }
 
 trials!(
+    a_later_run_writes_over_nothing,
     shards_merge_into_one_run,
     surveys_and_octal_scans_merge,
     bad_parts_are_refused_and_nothing_is_written,

@@ -2,8 +2,8 @@
 //!
 //! A scan written as Parquet is a directory (`rows.parquet/`) of part files named by their
 //! chunk in the whole scan (`part-000042.parquet`), so that a directory read in name order
-//! holds the rows in scan order, and the parts of shards of one scan sit side by side without
-//! clashing. A part is written to a temporary name and renamed once complete: a part file is
+//! holds the rows in scan order, and the parts of the shards of one scan (each written to a
+//! directory of its own) can be gathered side by side without clashing. A part is written to a temporary name and renamed once complete: a part file is
 //! never cut short, and a resumed run drops the parts at and after its checkpoint's chunk.
 //!
 //! Only the low-level column writer of the `parquet` crate is used (no Arrow): the rows are

@@ -28,6 +28,10 @@ pub fn differences(theirs: &Value, ours: &Value) -> String {
     let shown = |v: Option<&Value>| match v {
         None | Some(Value::Null) => "unset".to_string(),
         Some(Value::String(s)) => s.clone(),
+        // A shard as the flag writes it: 2/8.
+        Some(Value::Object(o)) if o.contains_key("index") && o.contains_key("count") => {
+            format!("{}/{}", o["index"], o["count"])
+        }
         Some(v) => v.to_string(),
     };
     let (Value::Object(a), Value::Object(b)) = (theirs, ours) else {
@@ -170,11 +174,17 @@ pub enum ResumeError {
     )]
     Unfinished(PathBuf),
     #[error(
-        "'{0}' exists but has no checkpoint to resume from: it was not written by a resumable run of nimseq; run without --resume to start over"
+        "'{0}' exists but has no checkpoint to resume from: it was not written by a resumable run of nimseq; delete it or name another --out"
     )]
     NoCheckpoint(PathBuf),
-    #[error("'{path}' was written by another run: {differ}; resume it with the same flags")]
+    #[error(
+        "'{path}' was written by another run: {differ}; run that one's flags (with --resume to go on), or name another --out"
+    )]
     OtherJob { path: PathBuf, differ: String },
+    #[error(
+        "'{0}' exists and is no result of this scan; nimseq writes over nothing: delete it or name another --out"
+    )]
+    Exists(PathBuf),
     #[error("'{0}' is shorter than its checkpoint says; it was changed since, so start over")]
     Truncated(PathBuf),
     #[error("'{path}' {why}: it was changed since, so start over")]
@@ -252,6 +262,15 @@ fn write_json<T: Serialize>(path: &Path, value: &T) -> Result<(), ResumeError> {
     fs::rename(&tmp, path).map_err(io_err(path))
 }
 
+/// Whether something is at `path` that a fresh run would write over: a file, or a directory
+/// with anything in it (another shard's Parquet parts, say).
+fn occupied(path: &Path) -> bool {
+    match fs::read_dir(path) {
+        Ok(mut entries) => entries.next().is_some(),
+        Err(_) => path.exists(),
+    }
+}
+
 /// Removes the file at `path` if it is there.
 fn remove_if_there(path: &Path) -> Result<(), ResumeError> {
     super::remove_if_there(path).map_err(io_err(path))
@@ -271,7 +290,6 @@ impl ResumableFile {
         let previous: Option<Checkpoint<S>> = read_json(&checkpoint_path)?;
         let opened = match (resume, previous) {
             (false, Some(_)) => return Err(ResumeError::Unfinished(path.to_path_buf())),
-            (false, None) => Opened::Fresh,
             (true, Some(p)) if &p.job != job => {
                 return Err(ResumeError::OtherJob {
                     path: path.to_path_buf(),
@@ -279,7 +297,11 @@ impl ResumableFile {
                 });
             }
             (true, Some(p)) => Opened::Resumed(p),
-            (true, None) => match read_json::<Done<S>>(&done_path)? {
+            // Nothing at all there (a .done left without its file describes nothing).
+            (false, None) if !path.exists() => Opened::Fresh,
+            // No run under way here: a finished result of this job is left as it is (with or
+            // without --resume), anything else that is there is refused, never written over.
+            (_, None) => match read_json::<Done<S>>(&done_path)? {
                 Some(d) if &d.job != job => {
                     return Err(ResumeError::OtherJob {
                         path: path.to_path_buf(),
@@ -295,9 +317,10 @@ impl ResumableFile {
                     }
                     None => Opened::Finished(d),
                 },
-                None if path.exists() => {
+                None if resume && path.exists() => {
                     return Err(ResumeError::NoCheckpoint(path.to_path_buf()));
                 }
+                None if occupied(path) => return Err(ResumeError::Exists(path.to_path_buf())),
                 None => Opened::Fresh,
             },
         };
