@@ -133,6 +133,26 @@ fn a_later_run_writes_over_nothing() {
         "exists and is no result of this scan",
     );
     assert_eq!(fs::read(&mine).unwrap(), b"my notes\n");
+    // Outputs that are inputs or each other, refused before anything is written.
+    let sv = dir.path().join("sv.csv");
+    let survey = ["sub", "survey", "--c-max", "20", "--out", path(&sv)];
+    refused(
+        &[&survey[..], &["--json", path(&sv)]].concat(),
+        "is what --out writes",
+    );
+    assert!(!sv.exists());
+    let (parts, _, _) = shards_and_whole(dir.path(), &SCAN, 2, "csv");
+    let before = fs::read(&parts[0]).unwrap();
+    let merged = dir.path().join("merged.csv");
+    let given = ["merge", path(&parts[0]), path(&parts[1])];
+    refused(
+        &[&given[..], &["--out", path(&parts[1])]].concat(),
+        "is the input",
+    );
+    let json = ["--out", path(&merged), "--json", path(&parts[0])];
+    refused(&[&given[..], &json[..]].concat(), "is the input");
+    assert_eq!(fs::read(&parts[0]).unwrap(), before);
+    assert!(!merged.exists());
 }
 
 /// Shards of `sub scan` in each format, given in any order, merge into the bytes of one run

@@ -7,13 +7,17 @@ use super::flags::SeqFormat;
 use super::sub::write_survey;
 use nimseq::InputError;
 use nimseq::octal;
-use nimseq::output::Format;
 use nimseq::output::merge::Parts;
+use nimseq::output::{Format, check_distinct};
 use nimseq::subtraction::scan::ScanOptions;
 use nimseq::subtraction::summary::ScanSummary;
 use nimseq::subtraction::survey::Survey;
 
 pub fn run(args: MergeArgs) -> Result<()> {
+    let mut outputs = vec![("--out", args.out.as_path(), true)];
+    outputs.extend(args.json.as_deref().map(|json| ("--json", json, false)));
+    let inputs: Vec<&std::path::Path> = args.parts.iter().map(|p| p.as_path()).collect();
+    check_distinct(&outputs, &inputs)?;
     let parts = Parts::check(&args.parts)?;
     let format = args.format.or_else(|| Format::named_by(&args.out));
     let command = parts.command().to_string();

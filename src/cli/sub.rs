@@ -9,6 +9,7 @@ use super::print;
 use super::sub_args::{PlotView, ScanArgs, SubCommand, SubScanArgs, SurveyArgs};
 use nimseq::InputError;
 use nimseq::backend::choose;
+use nimseq::output::check_distinct;
 use nimseq::output::scan::{ScanJob, ScanOutput};
 use nimseq::position;
 use nimseq::subtraction::plot;
@@ -114,6 +115,10 @@ fn scan(args: SubScanArgs) -> Result<()> {
 
 fn survey(args: SurveyArgs) -> Result<()> {
     super::keep_freed_memory();
+    let mut outputs = Vec::new();
+    outputs.extend(args.rows.out.as_deref().map(|out| ("--out", out, true)));
+    outputs.extend(args.json.as_deref().map(|json| ("--json", json, false)));
+    check_distinct(&outputs, &[])?;
     let output = args.rows.with_chunks(None, args.scan.chunk_size);
     let opts = scan_options(&args.scan, output)?;
     let job: ScanJob<_, Survey> = ScanJob::open(&opts)?;

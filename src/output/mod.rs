@@ -33,6 +33,50 @@ pub fn remove_if_there(path: &std::path::Path) -> io::Result<()> {
     }
 }
 
+/// The file a path names, as one name whatever way it is written (`./a.csv`, `dir/../a.csv`):
+/// its directory resolved, the name kept (the file need not exist yet).
+fn same_file_key(path: &std::path::Path) -> std::path::PathBuf {
+    let name = path
+        .file_name()
+        .map(std::path::PathBuf::from)
+        .unwrap_or_default();
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => std::path::PathBuf::from("."),
+    };
+    std::fs::canonicalize(&dir).unwrap_or(dir).join(name)
+}
+
+/// Refuses outputs that would write over one another or over an input, before anything is
+/// written: each output (`(flag, path)`, a result file with its `.done` and `.checkpoint`
+/// beside it where `result`) against the others and against every input.
+pub fn check_distinct(
+    outputs: &[(&str, &std::path::Path, bool)],
+    inputs: &[&std::path::Path],
+) -> Result<(), crate::InputError> {
+    let mut taken: Vec<(std::path::PathBuf, String)> = inputs
+        .iter()
+        .map(|p| (same_file_key(p), format!("the input '{}'", p.display())))
+        .collect();
+    for &(flag, path, result) in outputs {
+        let mut names = vec![path.to_path_buf()];
+        if result {
+            names.extend(["done", "checkpoint"].map(|s| resumable::beside(path, s)));
+        }
+        for name in names {
+            let key = same_file_key(&name);
+            if let Some((_, what)) = taken.iter().find(|(k, _)| *k == key) {
+                return Err(crate::InputError(format!(
+                    "{flag} '{}' is {what}: nimseq writes over nothing; name another file",
+                    name.display()
+                )));
+            }
+            taken.push((key, format!("what {flag} writes")));
+        }
+    }
+    Ok(())
+}
+
 /// Values as digits when all are below 10, else comma-separated: how the text reports show a
 /// stretch of a nim sequence.
 pub fn values_word(values: &[u32]) -> String {

@@ -335,6 +335,20 @@ impl ResumableFile {
         }
         // The file changes from here: an old .done no longer describes it.
         remove_if_there(&done_path)?;
+        if matches!(opened, Opened::Fresh) {
+            // A fresh start is itself a checkpoint, so that --resume after an early kill works;
+            // written first, so that a place where it cannot be written is refused before the
+            // result file is made.
+            write_json(
+                &out.checkpoint_path,
+                &Checkpoint::<S> {
+                    job: job.clone(),
+                    next_chunk: 0,
+                    bytes: 0,
+                    state: None,
+                },
+            )?;
+        }
         let keep = match &opened {
             Opened::Resumed(p) if parts => p.next_chunk,
             Opened::Resumed(p) => p.bytes,
@@ -355,18 +369,6 @@ impl ResumableFile {
             file.set_len(keep).map_err(io_err(path))?;
             file.seek(SeekFrom::Start(keep)).map_err(io_err(path))?;
             out.target = Target::Text(BufWriter::with_capacity(1 << 20, file));
-        }
-        if matches!(opened, Opened::Fresh) {
-            // A fresh start is itself a checkpoint, so that --resume after an early kill works.
-            write_json(
-                &out.checkpoint_path,
-                &Checkpoint::<S> {
-                    job: job.clone(),
-                    next_chunk: 0,
-                    bytes: 0,
-                    state: None,
-                },
-            )?;
         }
         Ok((out, opened))
     }
