@@ -155,6 +155,53 @@ fn a_later_run_writes_over_nothing() {
     assert!(!merged.exists());
 }
 
+/// `--resume` checks the rows it keeps against its checkpoint before it goes on from them: a
+/// row edited in place, a Parquet part deleted, a checkpoint edited by hand (its chunk count)
+/// are each refused, and the unchanged cut-short run still resumes to the whole run's bytes.
+fn resume_checks_the_rows_it_keeps() {
+    let dir = tempfile::tempdir().unwrap();
+    fn resume(out: &Path) -> Vec<&str> {
+        [&SLOW_SCAN[..], &["--out", path(out), "--resume"]].concat()
+    }
+    // A CSV row edited in the kept part.
+    let csv = dir.path().join("cut.csv");
+    killed_after_chunks(&SLOW_SCAN, &csv, 3);
+    let kept = fs::read(&csv).unwrap();
+    let mut edited = kept.clone();
+    let at = edited.iter().rposition(|&b| b == b'\n').unwrap() / 2;
+    let digit = edited[at..].iter().position(u8::is_ascii_digit).unwrap() + at;
+    edited[digit] = if edited[digit] == b'9' {
+        b'8'
+    } else {
+        edited[digit] + 1
+    };
+    fs::write(&csv, &edited).unwrap();
+    refused(
+        &resume(&csv),
+        "holds other rows than its checkpoint records",
+    );
+    // Put back, but the checkpoint's chunk count edited: its seal.
+    fs::write(&csv, &kept).unwrap();
+    let checkpoint = beside(&csv, "checkpoint");
+    let text = fs::read_to_string(&checkpoint).unwrap();
+    let mut record: serde_json::Value = serde_json::from_str(&text).unwrap();
+    record["next_chunk"] = serde_json::json!(1000);
+    fs::write(&checkpoint, record.to_string()).unwrap();
+    refused(&resume(&csv), "was edited by hand");
+    // Put back: it resumes to the bytes of one uninterrupted run.
+    fs::write(&checkpoint, text).unwrap();
+    ok(&resume(&csv));
+    let whole = dir.path().join("whole.csv");
+    ok(&[&SLOW_SCAN[..], &["--out", path(&whole)]].concat());
+    assert_eq!(fs::read(&csv).unwrap(), fs::read(&whole).unwrap());
+    // A Parquet part below the checkpoint deleted.
+    let pq = dir.path().join("cut.parquet");
+    killed_after_chunks(&SLOW_SCAN, &pq, 3);
+    let (_, first) = nimseq::output::parquet::parts(&pq).unwrap().remove(0);
+    fs::remove_file(&first).unwrap();
+    refused(&resume(&pq), "holds other rows than its checkpoint records");
+}
+
 /// Shards of `sub scan` in each format, given in any order, merge into the bytes of one run
 /// with its checksum line; parts of one format merge into another.
 fn shards_merge_into_one_run() {
@@ -299,11 +346,32 @@ fn bad_parts_are_refused_and_nothing_is_written() {
         "changed.csv' is",
     );
     bytes.push(b'\n');
-    // The same length, its first two rows swapped: rows out of order.
+    // The same length, its first two rows swapped: the contents' checksum of its .done.
     let text = String::from_utf8(bytes).unwrap();
     let mut lines: Vec<&str> = text.lines().collect();
     lines.swap(0, 1);
     fs::write(&changed, format!("{}\n", lines.join("\n"))).unwrap();
+    refuse(
+        &[&parts[0], &parts[1], &changed, &parts[3]],
+        "changed.csv' holds other rows than its .done records",
+    );
+    // A .done edited by hand (its row count), or with its checksum taken out: its seal.
+    let done_path = dir.path().join("changed.csv.done");
+    let recorded: serde_json::Value =
+        serde_json::from_slice(&fs::read(&done_path).unwrap()).unwrap();
+    let mut edited = recorded.clone();
+    edited["rows"] = serde_json::json!(7);
+    fs::write(&done_path, edited.to_string()).unwrap();
+    refuse(
+        &[&parts[0], &parts[1], &changed, &parts[3]],
+        "changed.csv' has a .done that was edited by hand",
+    );
+    // Past the checksum (a record of a build before it, without checksum and seal), the rows
+    // themselves are checked as they are read: out of order, the first one at fault named.
+    let mut legacy = recorded.clone();
+    legacy.as_object_mut().unwrap().remove("crc");
+    legacy.as_object_mut().unwrap().remove("seal");
+    fs::write(&done_path, legacy.to_string()).unwrap();
     refuse(
         &[&parts[0], &parts[1], &changed, &parts[3]],
         "changed.csv', row 1: the row of",
@@ -446,6 +514,7 @@ fn parquet_rows_are_the_csv_rows_and_resume() {
 }
 
 trials!(
+    resume_checks_the_rows_it_keeps,
     a_later_run_writes_over_nothing,
     shards_merge_into_one_run,
     surveys_and_octal_scans_merge,

@@ -73,6 +73,14 @@ pub struct Checkpoint<S> {
     pub bytes: u64,
     /// The caller's running totals through the last complete chunk (`None` before the first).
     pub state: Option<S>,
+    /// CRC-32 of the result's contents through the last complete chunk ([`contents_crc`]);
+    /// absent in the records of builds before it, which are taken as they are.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub crc: Option<u32>,
+    /// CRC-32 of the record itself without this field ([`seal_of`]): an edited record (a
+    /// chunk count, a length) is refused, not trusted.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seal: Option<u32>,
 }
 
 /// What `FILE.done` records of a finished result file.
@@ -88,12 +96,85 @@ pub struct Done<S> {
     pub bytes: Option<u64>,
     /// The caller's totals over the file's rows.
     pub state: S,
+    /// CRC-32 of the file's contents ([`contents_crc`]); absent in older records.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub crc: Option<u32>,
+    /// CRC-32 of the record without this field ([`seal_of`]); absent in older records.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seal: Option<u32>,
 }
 
-impl<S> Done<S> {
+/// CRC-32 of a record (a checkpoint, a `.done`) in one canonical form (keys sorted), without
+/// its seal: what its `seal` field holds, so that a record edited by hand is found out.
+pub fn seal_of<T: Serialize>(record: &T) -> u32 {
+    let mut value = serde_json::to_value(record).expect("records serialise");
+    if let Some(map) = value.as_object_mut() {
+        map.remove("seal");
+    }
+    crc32fast::hash(value.to_string().as_bytes())
+}
+
+/// Whether a record's seal, where it has one, is that of its contents.
+fn seal_holds<T: Serialize>(record: &T, seal: Option<u32>) -> bool {
+    seal.is_none_or(|s| s == seal_of(record))
+}
+
+/// The CRC-32 `crc` of a result's contents so far, taken on to `to`: for a text file its bytes
+/// from `from` to `to`; for a directory of Parquet parts (`parts`) the bytes of the part files
+/// of the chunks from `from` to `to`, in chunk order.
+pub fn contents_crc(path: &Path, parts: bool, crc: u32, from: u64, to: u64) -> io::Result<u32> {
+    use std::io::Read;
+    let mut hasher = crc32fast::Hasher::new_with_initial(crc);
+    if parts {
+        for (chunk, part) in parquet::parts(path)? {
+            if (from..to).contains(&chunk) {
+                hasher.update(&fs::read(part)?);
+            }
+        }
+    } else {
+        let mut file = File::open(path)?;
+        file.seek(SeekFrom::Start(from))?;
+        let mut rest = file.take(to.saturating_sub(from));
+        let mut buf = vec![0; 1 << 20];
+        loop {
+            let n = rest.read(&mut buf)?;
+            if n == 0 {
+                break;
+            }
+            hasher.update(&buf[..n]);
+        }
+    }
+    Ok(hasher.finalize())
+}
+
+impl<S: Serialize> Done<S> {
     /// How the file at `path` differs from what this record says it holds, if it does: its
-    /// length, a last row cut short, or (Parquet) the part files of its chunks.
+    /// length, a last row cut short, (Parquet) the part files of its chunks, its contents'
+    /// checksum; or the record's own seal is broken.
     pub fn differs(&self, path: &Path) -> Option<String> {
+        if !seal_holds(self, self.seal) {
+            return Some("has a .done that was edited by hand".into());
+        }
+        let found = self.differs_in_form(path);
+        if found.is_some() {
+            return found;
+        }
+        let crc = self.crc?;
+        let (parts, end) = match self.bytes {
+            Some(bytes) => (false, bytes),
+            None => (true, self.chunks[1]),
+        };
+        match contents_crc(path, parts, 0, 0, end) {
+            Ok(c) if c == crc => None,
+            Ok(_) => {
+                Some("holds other rows than its .done records (their checksum differs)".into())
+            }
+            Err(e) => Some(format!("cannot be read ({e})")),
+        }
+    }
+
+    /// [`Self::differs`] in length, last row and part files.
+    fn differs_in_form(&self, path: &Path) -> Option<String> {
         let unreadable = |e: io::Error| Some(format!("cannot be read ({e})"));
         match self.bytes {
             Some(bytes) => {
@@ -226,6 +307,9 @@ pub struct ResumableFile {
     checkpoint_path: PathBuf,
     job: Value,
     target: Target,
+    /// CRC-32 of the contents through `hashed` (bytes, or the next chunk for parts).
+    crc: u32,
+    hashed: u64,
 }
 
 fn io_err(path: &Path) -> impl FnOnce(io::Error) -> ResumeError + '_ {
@@ -296,6 +380,12 @@ impl ResumableFile {
                     differ: differences(&p.job, job),
                 });
             }
+            (true, Some(p)) if !seal_holds(&p, p.seal) => {
+                return Err(ResumeError::Changed {
+                    path: checkpoint_path,
+                    why: "was edited by hand (its seal does not hold)".into(),
+                });
+            }
             (true, Some(p)) => Opened::Resumed(p),
             // Nothing at all there (a .done left without its file describes nothing).
             (false, None) if !path.exists() => Opened::Fresh,
@@ -329,6 +419,8 @@ impl ResumableFile {
             checkpoint_path,
             job: job.clone(),
             target: Target::Parts,
+            crc: 0,
+            hashed: 0,
         };
         if matches!(opened, Opened::Finished(_)) {
             return Ok((out, opened));
@@ -339,21 +431,32 @@ impl ResumableFile {
             // A fresh start is itself a checkpoint, so that --resume after an early kill works;
             // written first, so that a place where it cannot be written is refused before the
             // result file is made.
-            write_json(
-                &out.checkpoint_path,
-                &Checkpoint::<S> {
-                    job: job.clone(),
-                    next_chunk: 0,
-                    bytes: 0,
-                    state: None,
-                },
-            )?;
+            out.write_checkpoint::<S>(0, 0, None)?;
         }
         let keep = match &opened {
             Opened::Resumed(p) if parts => p.next_chunk,
             Opened::Resumed(p) => p.bytes,
             _ => 0,
         };
+        if let Opened::Resumed(p) = &opened {
+            // The rows kept must be the ones the checkpoint recorded: a part deleted, a row
+            // edited in place is found here, before the run goes on from them.
+            let kept = match fs::metadata(path) {
+                Ok(m) if !parts && m.len() < keep => {
+                    return Err(ResumeError::Truncated(path.to_path_buf()));
+                }
+                Ok(_) => contents_crc(path, parts, 0, 0, keep).map_err(io_err(path))?,
+                Err(e) => return Err(io_err(path)(e)),
+            };
+            if p.crc.is_some_and(|crc| crc != kept) {
+                return Err(ResumeError::Changed {
+                    path: path.to_path_buf(),
+                    why: "holds other rows than its checkpoint records (their checksum differs)"
+                        .into(),
+                });
+            }
+            (out.crc, out.hashed) = (kept, keep);
+        }
         if parts {
             parquet::keep_parts_below(path, keep).map_err(io_err(path))?;
         } else {
@@ -409,16 +512,47 @@ impl ResumableFile {
         Ok(file.metadata().map_err(failed)?.len())
     }
 
-    /// Records that every chunk before `next_chunk` is in the file, with `state` after them.
-    pub fn commit<S: Serialize>(&mut self, next_chunk: u64, state: &S) -> Result<(), ResumeError> {
-        let bytes = self.sync()?;
-        let checkpoint = Checkpoint {
+    /// Takes the contents' checksum on through `to` (bytes, or the next chunk for parts).
+    fn hash_through(&mut self, to: u64) -> Result<u32, ResumeError> {
+        let parts = matches!(self.target, Target::Parts);
+        self.crc =
+            contents_crc(&self.path, parts, self.crc, self.hashed, to).map_err(|source| {
+                ResumeError::Write {
+                    path: self.path.clone(),
+                    source,
+                }
+            })?;
+        self.hashed = to;
+        Ok(self.crc)
+    }
+
+    /// Writes the checkpoint: the chunks before `next_chunk` are in the file, its first
+    /// `bytes`, with `state` after them; sealed, with the contents' checksum.
+    fn write_checkpoint<S: Serialize>(
+        &mut self,
+        next_chunk: u64,
+        bytes: u64,
+        state: Option<&S>,
+    ) -> Result<(), ResumeError> {
+        let mut checkpoint = Checkpoint {
             job: self.job.clone(),
             next_chunk,
             bytes,
-            state: Some(state),
+            state,
+            crc: Some(self.crc),
+            seal: None,
         };
-        write_json(&self.checkpoint_path, &checkpoint).map_err(ResumeError::mid_run)
+        checkpoint.seal = Some(seal_of(&checkpoint));
+        write_json(&self.checkpoint_path, &checkpoint)
+    }
+
+    /// Records that every chunk before `next_chunk` is in the file, with `state` after them.
+    pub fn commit<S: Serialize>(&mut self, next_chunk: u64, state: &S) -> Result<(), ResumeError> {
+        let bytes = self.sync()?;
+        let parts = matches!(self.target, Target::Parts);
+        self.hash_through(if parts { next_chunk } else { bytes })?;
+        self.write_checkpoint(next_chunk, bytes, Some(state))
+            .map_err(ResumeError::mid_run)
     }
 
     /// The file is whole: it holds `rows` rows of the chunks `chunks`, with totals `state`.
@@ -430,13 +564,18 @@ impl ResumableFile {
         state: &S,
     ) -> Result<(), ResumeError> {
         let bytes = self.sync()?;
-        let done = Done {
+        let text = matches!(self.target, Target::Text(_));
+        let crc = self.hash_through(if text { bytes } else { chunks[1] })?;
+        let mut done = Done {
             job: self.job.clone(),
             chunks,
             rows,
-            bytes: matches!(self.target, Target::Text(_)).then_some(bytes),
+            bytes: text.then_some(bytes),
             state,
+            crc: Some(crc),
+            seal: None,
         };
+        done.seal = Some(seal_of(&done));
         write_json(&beside(&self.path, "done"), &done).map_err(ResumeError::mid_run)?;
         remove_if_there(&self.checkpoint_path).map_err(ResumeError::mid_run)
     }
