@@ -155,6 +155,39 @@ fn out_names_and_equal_bounds() {
     let o = run(&[&args[..], &["--out", &at("rows.csv"), "--resume"]].concat());
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(stderr(&o).contains("was finished before"), "{}", stderr(&o));
+    // A survey given a scan's finished file: another command's, said so.
+    let survey = [
+        "sub",
+        "survey",
+        "--c-max",
+        "20",
+        "--out",
+        &at("rows.csv"),
+        "--resume",
+    ];
+    refused(
+        &survey,
+        "it was written by nimseq sub scan, this is nimseq sub survey",
+    );
+    // A shard count near 2^64: the chunks of each shard in 128-bit arithmetic, no overflow.
+    let huge = "9223372036854775808/9223372036854775808";
+    let o = run(&[
+        "sub",
+        "scan",
+        "--c-max",
+        "20",
+        "--shard",
+        huge,
+        "--out",
+        &at("huge.csv"),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let done: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(at("huge.csv.done")).unwrap()).unwrap();
+    assert_eq!(
+        (done["chunks"].clone(), done["rows"].clone()),
+        (serde_json::json!([0, 1]), serde_json::json!(1140))
+    );
     // A bound that changes the sets is another job, named as such.
     let o = run(&[
         "sub",

@@ -69,7 +69,10 @@ fn octal_period<'py>(
             len: 0,
             max_len,
             look_for_period: true,
-            max_time: (max_time > 0.0).then(|| Duration::from_secs_f64(max_time)),
+            // Past what a Duration holds (1e300 s) is no limit at all.
+            max_time: (max_time > 0.0)
+                .then(|| Duration::try_from_secs_f64(max_time).ok())
+                .flatten(),
             stop: Some(stop),
         };
         Ok(describe_with_bar(&code, &reach, budget)?)

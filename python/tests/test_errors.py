@@ -160,3 +160,9 @@ def test_columns_over_the_budget_raise_before_anything_is_allocated():
         assert time.monotonic() - start < 1, kwargs
     # The interpreter lives on, and a scan that fits runs.
     assert nimseq.sub.scan(c_max=30).rows == 4060
+
+
+def test_a_time_limit_past_any_duration_is_no_limit():
+    # 1e300 s does not fit a Duration: no limit, not a RuntimeError from a caught panic.
+    c = nimseq.octal.period("0.77", max_time=1e300)
+    assert (c.period, c.preperiod) == (12, 71)

@@ -371,7 +371,15 @@ impl ResumableFile {
     ) -> Result<(Self, Opened<S>), ResumeError> {
         let checkpoint_path = beside(path, "checkpoint");
         let done_path = beside(path, "done");
-        let previous: Option<Checkpoint<S>> = read_json(&checkpoint_path)?;
+        // Read with their totals untyped: a record of another command (a scan's, given to a
+        // survey) is then refused as another job, not as an unreadable file.
+        let previous: Option<Checkpoint<Value>> = read_json(&checkpoint_path)?;
+        let typed = |state: Value, at: &Path| {
+            serde_json::from_value::<S>(state).map_err(|e| ResumeError::BadCheckpoint {
+                path: at.to_path_buf(),
+                message: e.to_string(),
+            })
+        };
         let opened = match (resume, previous) {
             (false, Some(_)) => return Err(ResumeError::Unfinished(path.to_path_buf())),
             (true, Some(p)) if &p.job != job => {
@@ -386,12 +394,19 @@ impl ResumableFile {
                     why: "was edited by hand (its seal does not hold)".into(),
                 });
             }
-            (true, Some(p)) => Opened::Resumed(p),
+            (true, Some(p)) => Opened::Resumed(Checkpoint {
+                state: p.state.map(|s| typed(s, &checkpoint_path)).transpose()?,
+                job: p.job,
+                next_chunk: p.next_chunk,
+                bytes: p.bytes,
+                crc: p.crc,
+                seal: p.seal,
+            }),
             // Nothing at all there (a .done left without its file describes nothing).
             (false, None) if !path.exists() => Opened::Fresh,
             // No run under way here: a finished result of this job is left as it is (with or
             // without --resume), anything else that is there is refused, never written over.
-            (_, None) => match read_json::<Done<S>>(&done_path)? {
+            (_, None) => match read_json::<Done<Value>>(&done_path)? {
                 Some(d) if &d.job != job => {
                     return Err(ResumeError::OtherJob {
                         path: path.to_path_buf(),
@@ -405,7 +420,15 @@ impl ResumableFile {
                             why,
                         });
                     }
-                    None => Opened::Finished(d),
+                    None => Opened::Finished(Done {
+                        state: typed(d.state, &done_path)?,
+                        job: d.job,
+                        chunks: d.chunks,
+                        rows: d.rows,
+                        bytes: d.bytes,
+                        crc: d.crc,
+                        seal: d.seal,
+                    }),
                 },
                 None if resume && path.exists() => {
                     return Err(ResumeError::NoCheckpoint(path.to_path_buf()));

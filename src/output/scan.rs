@@ -37,12 +37,11 @@ pub struct Shard {
 impl Shard {
     pub const WHOLE: Shard = Shard { index: 1, count: 1 };
 
-    /// Chunks `[first, end)` of `chunks` that belong to this shard.
+    /// Chunks `[first, end)` of `chunks` that belong to this shard (in 128 bits: a shard
+    /// count near 2^64 times a chunk count does not fit 64).
     pub fn chunks(self, chunks: u64) -> (u64, u64) {
-        (
-            (self.index - 1) * chunks / self.count,
-            self.index * chunks / self.count,
-        )
+        let at = |i: u64| (u128::from(i) * u128::from(chunks) / u128::from(self.count)) as u64;
+        (at(self.index - 1), at(self.index))
     }
 }
 
