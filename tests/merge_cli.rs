@@ -5,7 +5,9 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
-use crate::common::{SLOW_SCAN, killed_after_chunks, nimseq, refused};
+use rand::{Rng, SeedableRng, rngs::StdRng};
+
+use crate::common::{SLOW_SCAN, fresh_seed, killed_after_chunks, nimseq, refused};
 use nimseq::output::resumable::beside;
 
 /// Runs `nimseq ARGS`, which must succeed.
@@ -200,6 +202,180 @@ fn resume_checks_the_rows_it_keeps() {
     let (_, first) = nimseq::output::parquet::parts(&pq).unwrap().remove(0);
     fs::remove_file(&first).unwrap();
     refused(&resume(&pq), "holds other rows than its checkpoint records");
+}
+
+/// A copy of the result `from` (a file, or a directory of Parquet parts) and its `.done`.
+fn copy_result(from: &Path, to: &Path) {
+    if from.is_dir() {
+        fs::create_dir_all(to).unwrap();
+        for entry in fs::read_dir(from).unwrap() {
+            let entry = entry.unwrap();
+            fs::copy(entry.path(), to.join(entry.file_name())).unwrap();
+        }
+    } else {
+        fs::copy(from, to).unwrap();
+    }
+    if beside(from, "done").exists() {
+        fs::copy(beside(from, "done"), beside(to, "done")).unwrap();
+    }
+}
+
+/// Every byte of a result: its file, or its part files in name order.
+fn result_bytes(path: &Path) -> Vec<u8> {
+    if path.is_dir() {
+        parquet_files(path)
+            .into_iter()
+            .flat_map(|(_, b)| b)
+            .collect()
+    } else {
+        fs::read(path).unwrap()
+    }
+}
+
+/// One random edit of a finished result or of a cut-short run's kept rows and checkpoint: a
+/// byte of a row, a row taken out, two rows swapped, a part file taken out or one of its bytes
+/// changed, a field of the record (`.done` or `.checkpoint`) changed. Says what it did.
+fn edit(rng: &mut StdRng, path: &Path, record: &Path) -> String {
+    let field = |rng: &mut StdRng| {
+        let mut json: serde_json::Value =
+            serde_json::from_str(&fs::read_to_string(record).unwrap()).unwrap();
+        let key = ["rows", "bytes", "next_chunk", "chunks", "crc", "state"][rng.random_range(0..6)];
+        // A field absent or null (a Parquet record's length) would be no edit.
+        if json.get(key).is_none_or(serde_json::Value::is_null) {
+            return None;
+        }
+        json[key] = match &json[key] {
+            serde_json::Value::Number(n) => serde_json::json!(n.as_u64().unwrap() + 1),
+            serde_json::Value::Array(_) => serde_json::json!([0, 1]),
+            _ => serde_json::json!(null),
+        };
+        fs::write(record, json.to_string()).unwrap();
+        Some(format!("{} of {} changed", key, record.display()))
+    };
+    loop {
+        let what = match (path.is_dir(), rng.random_range(0..4)) {
+            (_, 3) => field(rng),
+            (true, k) => {
+                let files = nimseq::output::parquet::parts(path).unwrap();
+                let (_, part) = &files[rng.random_range(0..files.len())];
+                if k == 0 {
+                    fs::remove_file(part).unwrap();
+                    Some(format!("{} taken out", part.display()))
+                } else {
+                    let mut bytes = fs::read(part).unwrap();
+                    let at = rng.random_range(0..bytes.len());
+                    bytes[at] ^= 1 << rng.random_range(0..8);
+                    fs::write(part, bytes).unwrap();
+                    Some(format!("byte {at} of {} changed", part.display()))
+                }
+            }
+            (false, k) => {
+                let text = fs::read_to_string(path).unwrap();
+                let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+                let (a, b) = (
+                    rng.random_range(0..lines.len()),
+                    rng.random_range(0..lines.len()),
+                );
+                let what = match k {
+                    0 => {
+                        let digits: Vec<usize> = lines[a]
+                            .char_indices()
+                            .filter(|(_, c)| c.is_ascii_digit())
+                            .map(|(i, _)| i)
+                            .collect();
+                        let Some(&i) = digits.get(rng.random_range(0..digits.len().max(1))) else {
+                            continue;
+                        };
+                        let old = lines[a].as_bytes()[i];
+                        let new = if old == b'9' { b'0' } else { old + 1 };
+                        lines[a].replace_range(i..=i, &char::from(new).to_string());
+                        format!("a digit of line {} changed", a + 1)
+                    }
+                    1 => {
+                        lines.remove(a);
+                        format!("line {} taken out", a + 1)
+                    }
+                    _ if lines[a] != lines[b] => {
+                        lines.swap(a, b);
+                        format!("lines {} and {} swapped", a + 1, b + 1)
+                    }
+                    _ => continue,
+                };
+                let mut joined = lines.join("\n");
+                if !joined.is_empty() {
+                    joined.push('\n');
+                }
+                fs::write(path, joined).unwrap();
+                Some(what)
+            }
+        };
+        if let Some(what) = what {
+            return what;
+        }
+    }
+}
+
+/// Random edits of finished results (CSV, JSON lines, Parquet) and of cut-short runs, fresh
+/// each run (`NIMSEQ_SEED` replays one): every one is refused by `merge` and by `--resume`, or
+/// repaired by `--resume` to the bytes of the run that was not edited; none is taken as
+/// finished with other rows.
+fn fuzzed_results_are_refused_or_repaired() {
+    let seed = fresh_seed();
+    eprintln!("seed {seed}");
+    let mut rng = StdRng::seed_from_u64(seed);
+    let dir = tempfile::tempdir().unwrap();
+    for ext in ["csv", "jsonl", "parquet"] {
+        let (parts, _, _) = shards_and_whole(dir.path(), &SCAN, 2, ext);
+        let original = result_bytes(&parts[1]);
+        for trial in 0..5 {
+            let victim = dir.path().join(format!("victim-{trial}.{ext}"));
+            copy_result(&parts[1], &victim);
+            let what = edit(&mut rng, &victim, &beside(&victim, "done"));
+            let merged = dir.path().join(format!("merged-{trial}.{ext}"));
+            let o = nimseq()
+                .args([
+                    "merge",
+                    path(&parts[0]),
+                    path(&victim),
+                    "--out",
+                    path(&merged),
+                ])
+                .output()
+                .unwrap();
+            assert_eq!(o.status.code(), Some(2), "seed {seed}: merge took {what}");
+            assert!(!merged.exists(), "seed {seed}: {what}");
+            let resume = [
+                &SCAN[..],
+                &["--shard", "2/2", "--out", path(&victim), "--resume"],
+            ];
+            let o = nimseq().args(resume.concat()).output().unwrap();
+            assert!(
+                o.status.code() == Some(2)
+                    || (o.status.success() && result_bytes(&victim) == original),
+                "seed {seed}: --resume after {what}: {}",
+                String::from_utf8_lossy(&o.stderr)
+            );
+        }
+    }
+    // A cut-short run: its kept rows or its checkpoint edited, then resumed.
+    let whole = dir.path().join("whole-slow.csv");
+    ok(&[&SLOW_SCAN[..], &["--out", path(&whole)]].concat());
+    let cut = dir.path().join("cut.csv");
+    killed_after_chunks(&SLOW_SCAN, &cut, 3);
+    for trial in 0..3 {
+        let victim = dir.path().join(format!("cut-{trial}.csv"));
+        fs::copy(&cut, &victim).unwrap();
+        fs::copy(beside(&cut, "checkpoint"), beside(&victim, "checkpoint")).unwrap();
+        let what = edit(&mut rng, &victim, &beside(&victim, "checkpoint"));
+        let resume = [&SLOW_SCAN[..], &["--out", path(&victim), "--resume"]].concat();
+        let o = nimseq().args(resume).output().unwrap();
+        assert!(
+            o.status.code() == Some(2)
+                || (o.status.success() && fs::read(&victim).unwrap() == fs::read(&whole).unwrap()),
+            "seed {seed}: --resume after {what}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+    }
 }
 
 /// Shards of `sub scan` in each format, given in any order, merge into the bytes of one run
@@ -514,6 +690,7 @@ fn parquet_rows_are_the_csv_rows_and_resume() {
 }
 
 trials!(
+    fuzzed_results_are_refused_or_repaired,
     resume_checks_the_rows_it_keeps,
     a_later_run_writes_over_nothing,
     shards_merge_into_one_run,
