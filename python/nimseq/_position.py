@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import json
-import operator
 from dataclasses import dataclass
 from typing import Iterable, NamedTuple, Tuple, Union
+
+from ._args import comma_list
 
 Heaps = Union[str, Iterable[int]]
 
@@ -36,11 +37,7 @@ class Position:
 
 def heaps_text(heaps: Heaps) -> str:
     """The heaps as the command line writes them: "3,5,8"."""
-    if isinstance(heaps, str):
-        return heaps
-    if isinstance(heaps, (bytes, bytearray)):
-        raise TypeError("heaps are a list of whole numbers or a str such as '3,5,8', not bytes")
-    return ",".join(str(operator.index(h)) for h in heaps)
+    return comma_list(heaps, "heaps", "3,5,8")
 
 
 def position(text: str) -> Position:

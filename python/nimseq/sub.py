@@ -15,6 +15,7 @@ from typing import Iterable, Optional, Tuple, Union
 import numpy as np
 
 from . import _nimseq
+from ._args import comma_list
 from ._position import Heaps, Position, heaps_text, position
 from ._table import ScanSummary, ScanTable
 
@@ -26,12 +27,7 @@ __all__ = ["Certificate", "Position", "period", "scan", "value", "values"]
 
 def _moves(moves: Moves) -> str:
     """The set as the command line writes it: "1,4,7"."""
-    if isinstance(moves, str):
-        return moves
-    if isinstance(moves, (bytes, bytearray)):
-        # Iterating bytes gives their codes: b"1,4" would be the moves {44, 49, 52}.
-        raise TypeError("moves are a list of whole numbers or a str such as '1,4,7', not bytes")
-    return ",".join(str(operator.index(m)) for m in moves)
+    return comma_list(moves, "moves", "1,4,7")
 
 
 def values(moves: Moves, n: int, *, mem_budget: Bytes = None) -> np.ndarray:
