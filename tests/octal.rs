@@ -353,6 +353,19 @@ fn treblecross_by_its_raw_rules_is_0_007() {
     assert_eq!(shifts, [2], "outcomes {outcomes:?}");
 }
 
+/// `--max-time` holds for the longest code: the clock is looked at as often in work whatever
+/// the code's length (once 4,096 values between looks, and a code of 4,096 digits ran 3.4 s
+/// for `--max-time 1`).
+fn max_time_holds_for_the_longest_code() {
+    let code = format!("0.{}", "7".repeat(4096));
+    let mut command = nimseq();
+    command.args(["octal", "seq", &code, "--max-time", "1", "--len", "5"]);
+    let run = crate::common::measured(command);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert!(run.stderr.contains("stopped after 1 s"), "{}", run.stderr);
+    assert!(run.seconds < 2.0, "{:.1} s for --max-time 1", run.seconds);
+}
+
 /// `octal seq` in JSON, settled and not; bad codes refused in one line with exit code 2.
 fn octal_cli() {
     let o = nimseq()
@@ -725,6 +738,7 @@ trials!(
     subtraction_codes_equal_the_subtraction_engine,
     certificates_equal_the_plain_certifier,
     dawsons_chess_is_dawsons_kayles_shifted,
+    max_time_holds_for_the_longest_code,
     kayles_as_a_bfile_and_csv,
     published_values,
     treblecross_by_its_raw_rules_is_0_007,

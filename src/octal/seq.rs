@@ -163,13 +163,22 @@ pub struct Reach<'a> {
     pub stop: Option<&'a AtomicBool>,
 }
 
-/// Values computed between two looks at the clock and the progress bar.
+/// Values computed between two looks at the clock and the progress bar, for codes of up to
+/// 64 digits; a longer code's values cost more each (every take and split of its `t` digits),
+/// so it looks that many times more often ([`step`]), down to a batch of 16.
 const STEP: usize = 1 << 12;
+
+/// [`STEP`] for `code`: about as much work between two looks whatever its length, so that
+/// `--max-time` holds for a code of 4,096 digits too.
+fn step(code: &OctalCode) -> usize {
+    (STEP * 64 / code.t().max(64)).max(16)
+}
 
 /// Extends `engine` to `len` values, `STEP` at a time, showing them on `bar`; `false` if
 /// `deadline` came first, an error if `stop` was set.
 fn extend_until(
     engine: &mut Engine,
+    step: usize,
     len: usize,
     deadline: Option<Instant>,
     stop: Option<&AtomicBool>,
@@ -182,7 +191,7 @@ fn extend_until(
         if deadline.is_some_and(|d| Instant::now() >= d) {
             return Ok(false);
         }
-        engine.extend(len.min(engine.values().len() + STEP))?;
+        engine.extend(len.min(engine.values().len() + step))?;
         bar.set_position(engine.values().len() as u64);
     }
     Ok(true)
@@ -214,7 +223,7 @@ pub fn describe(
     if look_for_period {
         let deadline = max_time.map(|t| Instant::now() + t);
         for at in look_lengths(code, max_len) {
-            timed_out = !extend_until(&mut engine, at, deadline, stop, bar)?;
+            timed_out = !extend_until(&mut engine, step(code), at, deadline, stop, bar)?;
             certificate = certify_prefix(code, engine.values());
             if certificate.is_some() || timed_out {
                 break;
@@ -223,7 +232,7 @@ pub fn describe(
     }
     // `stats` computes what it was asked; `seq` what it showed or certified.
     let last = if look_for_period { len } else { target };
-    extend_until(&mut engine, last, None, stop, bar)?;
+    extend_until(&mut engine, step(code), last, None, stop, bar)?;
     let g = engine.values();
     let mut frequencies = BTreeMap::new();
     for &v in g {
