@@ -49,6 +49,17 @@ fn parse() -> Result<Cli, clap::Error> {
     match cmd.try_get_matches_from_mut(std::env::args_os()) {
         Ok(matches) => Cli::from_arg_matches(&matches),
         Err(mut e) => {
+            // A value of thousands of characters (a pasted list) is shown by its ends: the
+            // error line says what is wrong, not the whole argument again.
+            if let Some(ContextValue::String(value)) = e.get(ContextKind::InvalidValue)
+                && value.chars().count() > SHOWN_VALUE
+            {
+                let head: String = value.chars().take(SHOWN_VALUE / 2).collect();
+                let tail: Vec<char> = value.chars().rev().take(SHOWN_VALUE / 4).collect();
+                let tail: String = tail.into_iter().rev().collect();
+                let shown = format!("{head}...{tail} ({} characters)", value.chars().count());
+                e.insert(ContextKind::InvalidValue, ContextValue::String(shown));
+            }
             if let Some(ContextValue::StyledStr(usage)) = e.get(ContextKind::Usage) {
                 // "Usage: nimseq sub seq --len <LEN> <SET>": the words up to the first flag or
                 // argument name the subcommand.
@@ -75,6 +86,9 @@ fn parse() -> Result<Cli, clap::Error> {
         }
     }
 }
+
+/// Longest argument shown whole in an error line.
+const SHOWN_VALUE: usize = 120;
 
 /// `cmd` and its subcommands with every flag that takes a value taking a negative number too.
 fn negative_numbers_as_values(cmd: clap::Command) -> clap::Command {

@@ -803,6 +803,13 @@ fn bad_input_gets_one_line_and_exit_code_2() {
         ],
         "over the memory budget of 100.0 MiB",
     );
+    // A pasted list of 100 KB with one bad entry: the error says which, and shows the list
+    // by its ends, not whole again.
+    let long: Vec<String> = (1..20_000).map(|i| i.to_string()).collect();
+    let long = format!("{},x", long.join(","));
+    let line = refused(&["sub", "seq", &long], "'x' is not a whole number");
+    assert!(line.contains("(108889 characters)"), "{line}");
+    assert!(line.len() < 1000, "{} bytes of error", line.len());
 }
 
 /// `--max-len` counts in whole words of 64 values, and says so.
