@@ -127,3 +127,14 @@ def test_parquet_rows_load_typed_in_polars_and_pandas(cli, tmp_path):
     cli("merge", tmp_path / "s2.parquet", tmp_path / "s1.parquet", "--out", tmp_path / "all.parquet")
     moves = frame.select(frame.columns[:7])
     assert pl.read_parquet(tmp_path / "all.parquet").equals(moves)
+
+
+def test_an_empty_parquet_shard_reads_as_an_empty_frame(tmp_path):
+    # A shard with no chunk: one file of columns and no rows, not an empty directory, which
+    # polars and pyarrow refuse to read.
+    out = tmp_path / "empty.parquet"
+    nimseq.sub.scan(c_max=30, shard="1/3", out=str(out))
+    frame = pl.read_parquet(out)
+    assert frame.height == 0
+    assert frame.columns == ["a", "b", "c", "period", "preperiod", "outcome_period", "outcome_preperiod"]
+    assert pd.read_parquet(out).shape == (0, 7)

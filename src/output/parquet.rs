@@ -84,6 +84,13 @@ pub fn part_name(chunk: u64) -> String {
     format!("part-{:06}.parquet", chunk + 1)
 }
 
+/// The name of the one file of a shard with no chunk, which begins where chunk `chunk` would:
+/// no rows, only the columns, so that polars and pyarrow read the directory as an empty frame
+/// (an empty directory they refuse). Not a part of any chunk, so that it clashes with none.
+pub fn empty_part_name(chunk: u64) -> String {
+    format!("empty-{:06}.parquet", chunk + 1)
+}
+
 /// The chunk of a part file's name, if it is one.
 fn chunk_of(name: &str) -> Option<u64> {
     let digits = name.strip_prefix("part-")?.strip_suffix(".parquet")?;

@@ -481,6 +481,15 @@ impl<'w, W: Scan, T: Tally<W::Item, W::Solved>> ScanJob<'w, W, T> {
             Ok(())
         })?;
         self.close_parts(self.end)?;
+        if self.first == self.end
+            && let Some(dir) = self.file.as_ref().and_then(|f| f.part_path(self.first))
+            && let Some(dir) = dir.parent()
+        {
+            // A shard with no chunk still holds the columns, for readers of the directory.
+            let columns = self.work.columns();
+            let empty = PartWriter::new(self.work.header(), &columns);
+            empty.write(&dir.join(super::parquet::empty_part_name(self.first)))?;
+        }
         match (&mut self.file, sink) {
             // An empty shard still completes its file.
             (Some(f), _) => f.finish(
