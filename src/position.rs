@@ -10,7 +10,7 @@ use serde::Serialize;
 use crate::InputError;
 use crate::memory::Budget;
 use crate::octal::OctalCode;
-use crate::octal::seq::{OctalError, Reach, describe_with_bar};
+use crate::octal::seq::{Reach, describe_with_bar};
 use crate::subtraction::Ruleset;
 use crate::subtraction::planes::Planes;
 use crate::subtraction::seq;
@@ -163,10 +163,7 @@ pub fn octal(code: &OctalCode, heaps: &[usize], budget: Budget) -> anyhow::Resul
         look_for_period: false,
         ..Reach::default()
     };
-    let report = describe_with_bar(code, &reach, budget).map_err(|e| match e {
-        OctalError::OverBudget(e) => anyhow::Error::from(e),
-        e => e.into(),
-    })?;
+    let report = describe_with_bar(code, &reach, budget)?;
     Ok(PositionReport::new(
         code.to_string(),
         heaps,
