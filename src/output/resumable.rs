@@ -520,39 +520,32 @@ impl ResumableFile {
         &self.path
     }
 
-    /// Flushes and syncs the rows written so far; the file's length (0 for parts).
-    fn sync(&mut self) -> Result<u64, ResumeError> {
-        let Target::Text(file) = &mut self.target else {
-            return Ok(0);
-        };
+    /// Flushes and syncs the rows of the chunks before `next_chunk`, and takes the contents'
+    /// checksum on through them; the file's length (0 for parts) and that checksum.
+    fn sync(&mut self, next_chunk: u64) -> Result<(u64, u32), ResumeError> {
         let failed = |source| ResumeError::Write {
             path: self.path.clone(),
             source,
         };
-        file.flush().map_err(failed)?;
-        let file = file.get_ref();
-        file.sync_data().map_err(failed)?;
-        Ok(file.metadata().map_err(failed)?.len())
-    }
-
-    /// Takes the contents' checksum on through `to` (bytes, or the next chunk for parts).
-    fn hash_through(&mut self, to: u64) -> Result<u32, ResumeError> {
-        let parts = matches!(self.target, Target::Parts);
-        self.crc =
-            contents_crc(&self.path, parts, self.crc, self.hashed, to).map_err(|source| {
-                ResumeError::Write {
-                    path: self.path.clone(),
-                    source,
-                }
-            })?;
+        let (bytes, parts, to) = match &mut self.target {
+            Target::Text(file) => {
+                file.flush().map_err(failed)?;
+                let file = file.get_ref();
+                file.sync_data().map_err(failed)?;
+                let bytes = file.metadata().map_err(failed)?.len();
+                (bytes, false, bytes)
+            }
+            Target::Parts => (0, true, next_chunk),
+        };
+        self.crc = contents_crc(&self.path, parts, self.crc, self.hashed, to).map_err(failed)?;
         self.hashed = to;
-        Ok(self.crc)
+        Ok((bytes, self.crc))
     }
 
     /// Writes the checkpoint: the chunks before `next_chunk` are in the file, its first
     /// `bytes`, with `state` after them; sealed, with the contents' checksum.
     fn write_checkpoint<S: Serialize>(
-        &mut self,
+        &self,
         next_chunk: u64,
         bytes: u64,
         state: Option<&S>,
@@ -571,9 +564,7 @@ impl ResumableFile {
 
     /// Records that every chunk before `next_chunk` is in the file, with `state` after them.
     pub fn commit<S: Serialize>(&mut self, next_chunk: u64, state: &S) -> Result<(), ResumeError> {
-        let bytes = self.sync()?;
-        let parts = matches!(self.target, Target::Parts);
-        self.hash_through(if parts { next_chunk } else { bytes })?;
+        let (bytes, _) = self.sync(next_chunk)?;
         self.write_checkpoint(next_chunk, bytes, Some(state))
             .map_err(ResumeError::mid_run)
     }
@@ -586,14 +577,12 @@ impl ResumableFile {
         rows: u64,
         state: &S,
     ) -> Result<(), ResumeError> {
-        let bytes = self.sync()?;
-        let text = matches!(self.target, Target::Text(_));
-        let crc = self.hash_through(if text { bytes } else { chunks[1] })?;
+        let (bytes, crc) = self.sync(chunks[1])?;
         let mut done = Done {
             job: self.job.clone(),
             chunks,
             rows,
-            bytes: text.then_some(bytes),
+            bytes: matches!(self.target, Target::Text(_)).then_some(bytes),
             state,
             crc: Some(crc),
             seal: None,
