@@ -21,7 +21,9 @@ pub fn is_bad_input(e: &anyhow::Error) -> bool {
             || c.is::<OverBudget>()
             || c.downcast_ref::<ResumeError>().is_some_and(ResumeError::is_refusal)
             || c.downcast_ref::<CheckpointError>().is_some_and(CheckpointError::is_refusal)
-            || c.is::<ReferenceError>()
+            || c
+                .downcast_ref::<ReferenceError>()
+                .is_some_and(|e| *e != ReferenceError::Interrupted)
             || matches!(
                 c.downcast_ref::<OctalError>(),
                 Some(OctalError::OverBudget(_))

@@ -340,7 +340,45 @@ fn a_cut_loop_is_an_error_never_a_row() {
     crate::common::forced_cut(&["arrows", "spiders", "--leg-max", "8"], "arrows", None);
 }
 
+/// A spider's work is said before it starts, as the closed form counts it: S(1,1,1) by hand
+/// (centre n with legs 3,3,3; i and o with one leg detached), and S(1000,1000,1), a minute or
+/// more of work, names its 24 billion option values at once (then is killed).
+fn a_spiders_work_is_said_up_front() {
+    let o = nimseq()
+        .args(["arrows", "value", "spider:1,1,1"])
+        .output()
+        .unwrap();
+    assert!(o.status.success());
+    let said = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(
+        said.trim(),
+        "spider states: 7 states, 30 option values to read"
+    );
+    let start = std::time::Instant::now();
+    let mut long = nimseq()
+        .args(["arrows", "value", "spider:1000,1000,1"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    let read = std::io::BufRead::read_line(
+        &mut std::io::BufReader::new(long.stderr.take().unwrap()),
+        &mut line,
+    );
+    let waited = start.elapsed();
+    long.kill().unwrap();
+    long.wait().unwrap();
+    read.unwrap();
+    assert_eq!(
+        line.trim(),
+        "spider states: 11995999 states, 23980035990 option values to read"
+    );
+    assert!(waited.as_secs_f64() < 5.0, "said after {waited:?}");
+}
+
 trials!(
+    a_spiders_work_is_said_up_front,
     a_cut_loop_is_an_error_never_a_row,
     a_tree_without_moves_says_the_player_to_move_loses,
     killed_spider_table_resumes_byte_identical,

@@ -19,7 +19,7 @@ fn arrows_value(
     let tree: Tree = tree
         .parse()
         .map_err(|e: nimseq::arrows::tree::TreeError| refuse(e.reason))?;
-    // No GPU path: one tree is small work.
+    // No GPU path: the CPU's fills are the tool for one tree.
     let choice = super::backend(
         backend,
         &[
@@ -29,9 +29,9 @@ fn arrows_value(
         ],
     )?;
     let budget = budget(mem_budget)?;
-    run(py, |_| {
+    run(py, |stop| {
         let solver = Solver::for_tree(&tree, choice == BackendChoice::Reference, budget)?;
-        Ok(describe(&tree, solver)?.g)
+        Ok(describe(&tree, solver, Some(stop), |_| ())?.g)
     })
 }
 

@@ -1,5 +1,6 @@
-"""Ctrl-C: a running scan stops within a second, leaves no thread computing, and a scan to a
-file keeps its finished chunks for resume=True."""
+"""Ctrl-C: a running call (a scan, a tree's value by each of its solvers) stops within a
+second, leaves no thread computing, and a scan to a file keeps its finished chunks for
+resume=True."""
 
 import signal
 import subprocess
@@ -10,13 +11,12 @@ import pytest
 
 import nimseq
 
-SCAN = """
+CHILD = """
 import sys, threading, time
 import nimseq
-out = sys.argv[1] or None
 print("ready", flush=True)
 try:
-    nimseq.sub.scan(c_max=400, backend="cpu", out=out, chunk_size=65536)
+    exec(sys.argv[1])
 except KeyboardInterrupt:
     # CPU time over half a second of sleep: a worker still computing would take about that.
     start = time.process_time()
@@ -28,17 +28,43 @@ print("finished", flush=True)
 """
 
 
-def interrupt(out, wait_for) -> str:
-    """Runs the scan in a child, sends SIGINT once `wait_for()` holds, and returns its report
-    after checking that it ended within 2 s."""
+def scan(out=None) -> str:
+    """A scan of some seconds, as a statement for `interrupt`."""
+    return f"nimseq.sub.scan(c_max=400, backend='cpu', out={out!r}, chunk_size=65536)"
+
+
+def double_spider(leg: int) -> str:
+    """Two centres joined by a path, each with two more legs about `leg` long: no spider, so
+    the normal form values it (about 14 s for leg 13)."""
+    edges, last = [], 0
+
+    def path(start, length):
+        nonlocal last
+        for _ in range(length):
+            last += 1
+            edges.append(f"{start}-{last}")
+            start = last
+        return start
+
+    path(0, leg)
+    path(0, leg + 1)
+    other = path(0, leg + 2)
+    path(other, leg + 3)
+    path(other, leg)
+    return ",".join(edges)
+
+
+def interrupt(call, wait_for) -> str:
+    """Runs the statement `call` in a child, sends SIGINT once `wait_for()` holds, and returns
+    its report after checking that it ended within 2 s."""
     child = subprocess.Popen(
-        [sys.executable, "-c", SCAN, str(out or "")],
+        [sys.executable, "-c", CHILD, call],
         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
     )
     assert child.stdout.readline().strip() == "ready"
     deadline = time.monotonic() + 60
     while not wait_for():
-        assert time.monotonic() < deadline, "the scan never got going"
+        assert time.monotonic() < deadline, "the call never got going"
         time.sleep(0.05)
     sent = time.monotonic()
     child.send_signal(signal.SIGINT)
@@ -46,22 +72,42 @@ def interrupt(out, wait_for) -> str:
     # The child sleeps 0.5 s after the interrupt before it reports.
     ended = time.monotonic() - sent - 0.5
     assert child.returncode == 3, report
-    assert ended < 2.0, f"the scan went on {ended:.2f} s after Ctrl-C"
+    assert ended < 2.0, f"the call went on {ended:.2f} s after Ctrl-C"
     return report
 
 
-def test_ctrl_c_stops_a_scan_into_columns():
+def assert_stops(call):
+    """Ctrl-C 1.5 s into `call` (a run of many seconds) ends it with no thread left busy."""
     start = time.monotonic()
-    report = interrupt(None, lambda: time.monotonic() - start > 1.5)
+    report = interrupt(call, lambda: time.monotonic() - start > 1.5)
     fields = dict(f.split("=") for f in report.split()[1:])
     assert fields["threads"] == "1"
     assert float(fields["busy"]) < 0.2, report
 
 
+def test_ctrl_c_stops_a_scan_into_columns():
+    assert_stops(scan())
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        # Spider states: about 30 s on 2 cores.
+        "nimseq.arrows.value('spider:10,100,1000')",
+        f"nimseq.arrows.value({double_spider(13)!r})",
+        # The raw rules: about 20 s.
+        "nimseq.arrows.value('spider:5,5,8', backend='reference')",
+    ],
+    ids=["spider-states", "normal-form", "raw-rules"],
+)
+def test_ctrl_c_stops_a_trees_value(call):
+    assert_stops(call)
+
+
 def test_ctrl_c_keeps_a_files_chunks_for_resume(cli, tmp_path):
     out = tmp_path / "rows.csv"
     checkpoint = tmp_path / "rows.csv.checkpoint"
-    report = interrupt(out, checkpoint.exists)
+    report = interrupt(scan(str(out)), checkpoint.exists)
     assert "busy=" in report and checkpoint.exists()
     # Unfinished: not overwritten without resume=True, then finished by it.
     with pytest.raises(ValueError, match="resume"):

@@ -398,6 +398,13 @@ impl NormalForm {
         }
     }
 
+    /// What makes every later component value 0 at once, as the budget does, so that a search
+    /// on this memo (in another thread) ends soon; what it returns is then meaningless.
+    pub fn halter(&self) -> impl Fn() + Send + use<> {
+        let memo = Arc::clone(&self.memo);
+        move || memo.over.store(true, Relaxed)
+    }
+
     /// Whether the memo passed its budget: every value computed since is meaningless.
     pub fn over_budget(&self) -> bool {
         self.memo.over.load(Relaxed)

@@ -10,10 +10,12 @@
 //! * [`spider`]: spider states (Proposition 6.1) in one dense memo for all legs up to a bound,
 //!   filled by wavefronts on all cores or by recursion.
 //! * [`spider_gpu`]: the same wavefronts, one dispatch each (`shaders/arrows.wgsl`).
+//! * [`one_spider`]: one spider's value and first moves, bottom-up over its reachable states.
 //! * [`value`]: one tree in full, as `nimseq arrows value` shows it.
 
 pub mod census;
 pub mod forest;
+pub mod one_spider;
 pub mod reference;
 pub mod spider;
 pub mod spider_gpu;

@@ -4,6 +4,8 @@
 //! memoised. Uses no theory: the oracle for the normal form and the spider states.
 
 use std::collections::HashMap;
+use std::sync::atomic::AtomicBool;
+use std::sync::atomic::Ordering::Relaxed;
 
 use super::tree::Tree;
 use crate::memory::{Budget, human_bytes};
@@ -32,6 +34,9 @@ pub enum ReferenceError {
         components: usize,
         budget: u64,
     },
+    /// Asked to stop (Ctrl-C in Python): not the user's input at fault.
+    #[error("interrupted")]
+    Interrupted,
 }
 
 /// One edge orientation: edge `edge` (an index into the markable edges) pointing `from -> to`.
@@ -43,7 +48,7 @@ pub struct Move {
 }
 
 /// The raw-rules solver for one tree.
-pub struct Reference {
+pub struct Reference<'s> {
     tree: String,
     markable: Vec<(usize, usize)>,
     /// Every vertex's degree in the tree, all edges counted.
@@ -54,9 +59,11 @@ pub struct Reference {
     place: Vec<u64>,
     memo: HashMap<u64, u8>,
     max_entries: u64,
+    /// Once set, [`Reference::value`] ends with [`ReferenceError::Interrupted`].
+    stop: Option<&'s AtomicBool>,
 }
 
-impl Reference {
+impl<'s> Reference<'s> {
     /// `budget`: what the memo may use.
     pub fn new(tree: &Tree, budget: Budget) -> Result<Self, ReferenceError> {
         let markable = tree.markable();
@@ -79,7 +86,13 @@ impl Reference {
             incident,
             memo: HashMap::new(),
             max_entries: budget.bytes() / ENTRY_BYTES,
+            stop: None,
         })
+    }
+
+    /// The same solver, ending its search soon after `stop` is set.
+    pub fn stop_on(self, stop: Option<&'s AtomicBool>) -> Self {
+        Reference { stop, ..self }
     }
 
     /// The markable edges, in the tree's order.
@@ -145,6 +158,9 @@ impl Reference {
         let g = (0..=u8::MAX)
             .find(|g| !options.contains(g))
             .expect("fewer than 256 options");
+        if self.stop.is_some_and(|s| s.load(Relaxed)) {
+            return Err(ReferenceError::Interrupted);
+        }
         if self.memo.len() as u64 >= self.max_entries {
             return Err(ReferenceError::OverBudget {
                 tree: self.tree.clone(),

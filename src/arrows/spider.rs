@@ -10,7 +10,8 @@
 //! memoised in the table (`u16`: intermediate values reach the leg lengths, Theorem 4.3's nim
 //! heaps). A table for all spiders keeps the codes sorted, in rows (`Rows` below), and is filled
 //! bottom-up by wavefronts of equal total attached length (every move lowers it), each on all
-//! cores, or on demand by recursion; a family table (legs in fixed slots) by recursion.
+//! cores, or on demand by recursion; a family table (legs in fixed slots) by recursion, and one
+//! spider's slot table bottom-up over its reachable states ([`super::one_spider`]).
 
 use std::sync::atomic::AtomicU16;
 use std::sync::atomic::Ordering::Relaxed;
@@ -22,12 +23,12 @@ use crate::memory::{Budget, OverBudget};
 use crate::mex::MexSet;
 
 /// A leg's far end: no arc yet, or the direction of its first arc (relative to the centre).
-const STAR: u16 = 0;
-const IN: u16 = 1;
-const OUT: u16 = 2;
+pub(super) const STAR: u16 = 0;
+pub(super) const IN: u16 = 1;
+pub(super) const OUT: u16 = 2;
 
 /// Not yet computed.
-const UNKNOWN: u16 = u16::MAX;
+pub(super) const UNKNOWN: u16 = u16::MAX;
 
 /// Longest leg a table takes: codes `3h + 2` fit a `u16`, and so does every value (a mex is at
 /// most the number of options, two per unit of attached length: below 60,000 for three legs).
@@ -79,7 +80,7 @@ pub struct SpiderTable {
     indexing: Indexing,
     /// Atomic so a wavefront's states are stored from all cores in place (relaxed loads and
     /// stores are plain moves; a wavefront only reads lower ones).
-    values: Vec<AtomicU16>,
+    pub(super) values: Vec<AtomicU16>,
 }
 
 impl SpiderTable {
@@ -132,7 +133,7 @@ impl SpiderTable {
     }
 
     /// Where a state is (codes sorted in multiset mode).
-    fn index(&self, s: Status, codes: &[u16]) -> usize {
+    pub(super) fn index(&self, s: Status, codes: &[u16]) -> usize {
         let per_status = self.values.len() / 3;
         let rank: u64 = match &self.indexing {
             Indexing::Multiset(rows) => return rows.index(s, codes),
@@ -157,7 +158,7 @@ impl SpiderTable {
     }
 
     /// `Gamma(s; L)` for the attached legs `codes` (0 entries are detached legs).
-    fn gamma(&mut self, s: Status, codes: &[u16]) -> u16 {
+    pub(super) fn gamma(&mut self, s: Status, codes: &[u16]) -> u16 {
         if let Some(g) = degenerate(s, codes) {
             return g;
         }
@@ -576,7 +577,7 @@ pub fn fits_slots(bounds: &[usize]) -> bool {
 pub const MAX_LEGS: usize = 6;
 
 /// The closed forms (N1)-(N3) of Proposition 6.1, or `None` when the state needs its options.
-fn degenerate(s: Status, codes: &[u16]) -> Option<u16> {
+pub(super) fn degenerate(s: Status, codes: &[u16]) -> Option<u16> {
     let mut attached = codes.iter().filter(|&&c| c != 0).map(|&c| (c / 3, c % 3));
     if s == Status::F {
         return Some(attached.fold(0, |acc, (h, phi)| acc ^ rho_free(h, phi)));
@@ -595,7 +596,7 @@ fn degenerate(s: Status, codes: &[u16]) -> Option<u16> {
 /// The mex over the options of a non-degenerate state (Proposition 6.1); `value(s', L')` values
 /// a successor, its codes in slot order. `skip_equal`: equal neighbouring codes are the same leg
 /// (sorted multiset states), so their options are taken once.
-fn mex_of_options(
+pub(super) fn mex_of_options(
     s: Status,
     codes: &[u16],
     skip_equal: bool,
@@ -620,7 +621,7 @@ pub struct LegMove {
 }
 
 /// Calls `visit` with every option of a non-degenerate state (Proposition 6.1) and its value.
-fn for_each_option(
+pub(super) fn for_each_option(
     s: Status,
     codes: &[u16],
     skip_equal: bool,
@@ -657,24 +658,6 @@ fn for_each_option(
             }
         }
     }
-}
-
-/// `g(S(x_1, ..., x_k))` and the value after each first move, from a slot table (legs in the
-/// order given). The recursion goes as deep as the total leg length: run it on a thread with
-/// a large stack for long legs.
-pub fn spider_and_first_moves(legs: &[usize]) -> (u16, Vec<(LegMove, u16)>) {
-    let mut table = SpiderTable::for_slots(legs);
-    let g = table.spider(legs);
-    let codes: Vec<u16> = legs.iter().map(|&x| 3 * x as u16 + STAR).collect();
-    let mut moves = Vec::new();
-    for_each_option(
-        Status::N,
-        &codes,
-        false,
-        |s2, next| table.gamma(s2, next),
-        |mv, g| moves.push((mv, g)),
-    );
-    (g, moves)
 }
 
 /// Runs `f` on a thread whose stack holds a recursion through `depth` spider states (the slot

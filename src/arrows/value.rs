@@ -3,12 +3,16 @@
 
 use std::collections::HashMap;
 use std::fmt;
+use std::sync::atomic::AtomicBool;
+use std::sync::atomic::Ordering::Relaxed;
+use std::time::Duration;
 
 use serde::Serialize;
 
 use super::forest::{Canonical, Forest, NormalForm};
+use super::one_spider::{SpiderWork, Stopped, spider_and_first_moves};
 use super::reference::{Reference, ReferenceError};
-use super::spider::{SpiderTable, fits_slots, on_deep_stack, spider_and_first_moves};
+use super::spider::{SpiderTable, fits_slots};
 use super::tree::Tree;
 use crate::memory::{Budget, OverBudget};
 
@@ -87,12 +91,20 @@ impl Solver {
     }
 }
 
-/// Values `tree` and its first moves with `solver`.
-pub fn describe(tree: &Tree, solver: Solver) -> Result<ArrowsReport, ReferenceError> {
+/// Values `tree` and its first moves with `solver`. Once `stop` is set the search ends soon
+/// with [`ReferenceError::Interrupted`]; spider states pass `progress` the option values read
+/// as they go ([`SpiderWork::options`] in all).
+pub fn describe(
+    tree: &Tree,
+    solver: Solver,
+    stop: Option<&AtomicBool>,
+    progress: impl FnMut(u64),
+) -> Result<ArrowsReport, ReferenceError> {
     let m = tree.markable().len();
+    let stopped = || stop.is_some_and(|s| s.load(Relaxed));
     let (g, pieces, first_moves) = match solver {
         Solver::Reference { budget } => {
-            let mut raw = Reference::new(tree, budget)?;
+            let mut raw = Reference::new(tree, budget)?.stop_on(stop);
             let g = u32::from(raw.value(0)?);
             let mut first = Vec::new();
             for (mv, next) in raw.moves(0) {
@@ -107,17 +119,22 @@ pub fn describe(tree: &Tree, solver: Solver) -> Result<ArrowsReport, ReferenceEr
         Solver::NormalForm { budget } => {
             let mut nf = NormalForm::within(budget);
             let empty = Forest::of_tree(tree);
-            let pieces: Vec<Piece> = empty
-                .components()
-                .iter()
-                .map(|c| Piece {
-                    canonical: c.canonical(),
-                    edges: c.edges.len(),
-                    value: nf.value(c),
-                })
-                .collect();
-            let g = pieces.iter().fold(0, |acc, p| acc ^ p.value);
-            let first = first_moves(&empty, |e, from, to| nf.value(&empty.play(e, from, to)));
+            let (pieces, first) = halting(stop, nf.halter(), || {
+                let pieces: Vec<Piece> = empty
+                    .components()
+                    .iter()
+                    .map(|c| Piece {
+                        canonical: c.canonical(),
+                        edges: c.edges.len(),
+                        value: nf.value(c),
+                    })
+                    .collect();
+                let first = first_moves(&empty, |e, from, to| nf.value(&empty.play(e, from, to)));
+                (pieces, first)
+            });
+            if stopped() {
+                return Err(ReferenceError::Interrupted);
+            }
             if nf.over_budget() {
                 return Err(ReferenceError::MemoOverBudget {
                     tree: tree.to_string(),
@@ -125,13 +142,20 @@ pub fn describe(tree: &Tree, solver: Solver) -> Result<ArrowsReport, ReferenceEr
                     budget: budget.bytes(),
                 });
             }
+            let g = pieces.iter().fold(0, |acc, p| acc ^ p.value);
             (g, pieces, first)
         }
         Solver::SpiderStates => {
             let legs = tree.spider_legs().expect("a spider");
             let lengths = Tree::leg_lengths(&legs);
-            let total = lengths.iter().sum();
-            let (g, options) = on_deep_stack(total, move || spider_and_first_moves(&lengths));
+            let work = SpiderWork::of(&lengths);
+            log::info!(
+                "spider states: {} states, {} option values to read",
+                work.states,
+                work.options
+            );
+            let (g, options) = spider_and_first_moves(&lengths, stop, progress)
+                .map_err(|Stopped| ReferenceError::Interrupted)?;
             // Each leg move as the edge it orients, listed in the normal form's order.
             let by_edge: HashMap<(usize, usize), u32> = options
                 .into_iter()
@@ -162,6 +186,32 @@ pub fn describe(tree: &Tree, solver: Solver) -> Result<ArrowsReport, ReferenceEr
         parity_conjecture_holds: (g == 0) == m.is_multiple_of(2),
         pieces,
         first_moves,
+    })
+}
+
+/// How often a watch on a normal-form search looks at its stop flag.
+const STOP_POLL: Duration = Duration::from_millis(10);
+
+/// Runs `work`, calling `halt` from a watching thread if `stop` is set meanwhile.
+fn halting<T>(stop: Option<&AtomicBool>, halt: impl Fn() + Send, work: impl FnOnce() -> T) -> T {
+    let Some(stop) = stop else {
+        return work();
+    };
+    let done = &AtomicBool::new(false);
+    std::thread::scope(|scope| {
+        let watch = scope.spawn(move || {
+            while !done.load(Relaxed) {
+                if stop.load(Relaxed) {
+                    halt();
+                    return;
+                }
+                std::thread::park_timeout(STOP_POLL);
+            }
+        });
+        let out = work();
+        done.store(true, Relaxed);
+        watch.thread().unpark();
+        out
     })
 }
 
@@ -237,6 +287,8 @@ mod tests {
             Solver::NormalForm {
                 budget: Budget::new(1024),
             },
+            None,
+            |_| (),
         )
         .unwrap_err();
         assert!(
@@ -248,6 +300,8 @@ mod tests {
             Solver::NormalForm {
                 budget: Budget::UNLIMITED,
             },
+            None,
+            |_| (),
         )
         .unwrap();
         assert_eq!(full.g, 0);
@@ -275,9 +329,11 @@ mod tests {
                 Solver::NormalForm {
                     budget: Budget::UNLIMITED,
                 },
+                None,
+                |_| (),
             )
             .unwrap();
-            let ss = describe(&tree, Solver::SpiderStates).unwrap();
+            let ss = describe(&tree, Solver::SpiderStates, None, |_| ()).unwrap();
             let values = |r: &ArrowsReport| {
                 let moves: Vec<_> = r
                     .first_moves
@@ -291,7 +347,7 @@ mod tests {
         }
         // Legs X, Y, Z (1, 3, 7 markable edges); `out` and `in` have equal values.
         let tree = Tree::spider(&[1, 3, 7]).unwrap();
-        let report = describe(&tree, Solver::SpiderStates).unwrap();
+        let report = describe(&tree, Solver::SpiderStates, None, |_| ()).unwrap();
         let out: Vec<u32> = report
             .first_moves
             .iter()
