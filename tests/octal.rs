@@ -366,6 +366,55 @@ fn max_time_holds_for_the_longest_code() {
     assert!(run.seconds < 2.0, "{:.1} s for --max-time 1", run.seconds);
 }
 
+/// Memory: the estimate (6 bytes a value, 24 a rare size) is within 1.5x of the peak
+/// resident memory, here 2^22 values of 0.1777 (16 rare sizes): 24 MiB estimated, about 30
+/// MiB at peak with the program's own 6; a rare list that outgrows the budget stops the run
+/// with exit code 2, naming it (0.1: every size rare); and 2^30 values of 0.1777, where
+/// Flammenkamp's record period is certified, fit 7G (the old estimate said 18 GiB).
+fn memory_is_estimated_from_the_run() {
+    let mut command = nimseq();
+    command.args(["octal", "stats", "0.1777", "--n-max", "4194304"]);
+    let run = crate::common::measured(command);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let estimate = nimseq::octal::seq::memory(1 << 22, 16, 0) as f64;
+    let peak = run.peak_kib as f64 * 1024.0;
+    assert!(
+        (estimate / 1.5..=estimate * 1.5).contains(&peak),
+        "estimate {estimate} bytes, peak {peak}"
+    );
+    let said = refused(
+        &[
+            "octal",
+            "stats",
+            "0.1",
+            "--n-max",
+            "1000000",
+            "--mem-budget",
+            "10M",
+        ],
+        "over the memory budget of 10.0 MiB",
+    );
+    assert!(
+        said.contains("1000000 values of ·1 with the 188415 rare sizes below 188416"),
+        "{said}"
+    );
+    let mut command = nimseq();
+    command.args([
+        "octal",
+        "seq",
+        "0.1777",
+        "--max-len",
+        "1073741824",
+        "--mem-budget",
+        "7G",
+        "--max-time",
+        "1",
+    ]);
+    let run = crate::common::measured(command);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert!(run.stderr.contains("stopped after 1 s"), "{}", run.stderr);
+}
+
 /// `octal seq` in JSON, settled and not; bad codes refused in one line with exit code 2.
 fn octal_cli() {
     let o = nimseq()
@@ -729,6 +778,7 @@ fn scan_shards_and_resume() {
 }
 
 trials!(
+    memory_is_estimated_from_the_run,
     gpu_rows_equal_cpu_rows,
     auto_calibrates_octal_scans_worth_it,
     scan_rows_agree_across_backends,

@@ -318,7 +318,8 @@ impl fmt::Display for OctalScanSummary {
 /// Refuses codes to `n_max` that may not fit `budget`, one code on each thread at once.
 pub fn check_memory(n_max: usize, budget: Budget) -> Result<(), OverBudget> {
     let threads = rayon::current_num_threads() as u64;
-    budget.check(memory(n_max).saturating_mul(threads), || {
+    // Any code may make every size rare.
+    budget.check(memory(n_max, n_max, 0).saturating_mul(threads), || {
         format!("{threads} codes to n = {n_max} at once")
     })
 }

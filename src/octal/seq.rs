@@ -33,10 +33,24 @@ pub enum OctalError {
     Interrupted,
 }
 
-/// Bytes the values of `len` heap sizes take at most (the values, in 32 and 16 bits, the rare
-/// list if every size were rare, the option table).
-pub fn memory(len: usize) -> u64 {
-    (len as u64).saturating_mul(4 + 2 + 8 + 4)
+/// Bytes a value takes: 32 bits, and a 16-bit copy while the values fit (the scan kernels'
+/// loads).
+const VALUE_BYTES: u64 = 6;
+
+/// Bytes a rare size takes: its size and value, 8; while the split is chosen again, the new
+/// lists beside the old ones and the sizes they are made from, 16 more.
+const RARE_BYTES: u64 = 24;
+
+/// Bytes a shown value takes in a report: its copy, and its size in the P-positions if 0.
+const SHOWN_BYTES: u64 = 4 + 8;
+
+/// Bytes the values of `len` heap sizes with `rare` rare sizes take, `shown` of them copied
+/// into a report.
+pub fn memory(len: usize, rare: usize, shown: usize) -> u64 {
+    (len as u64)
+        .saturating_mul(VALUE_BYTES)
+        .saturating_add((rare as u64).saturating_mul(RARE_BYTES))
+        .saturating_add((shown as u64).saturating_mul(SHOWN_BYTES))
 }
 
 /// A certified period: `G(n + period) = G(n)` was checked for `n` in `[from, to)` within
@@ -174,12 +188,38 @@ fn step(code: &OctalCode) -> usize {
     (STEP * 64 / code.t().max(64)).max(16)
 }
 
-/// Extends `engine` to `len` values, `STEP` at a time, showing them on `bar`; `false` if
-/// `deadline` came first, an error if `stop` was set.
+/// What a run may take: the values it is to compute and show, refused up front past the
+/// budget, and checked again at each step as the rare list grows (that depends on the values).
+struct Room<'a> {
+    code: &'a OctalCode,
+    target: usize,
+    shown: usize,
+    budget: Budget,
+}
+
+impl Room<'_> {
+    /// Refuses the run if the values with `rare` rare sizes may not fit (`n` values computed).
+    fn check(&self, n: usize, rare: usize) -> Result<(), OverBudget> {
+        let Room {
+            code,
+            target,
+            shown,
+            budget,
+        } = *self;
+        budget.check(memory(target, rare, shown), || match n {
+            0 => format!("{target} values of {code}"),
+            n => format!("{target} values of {code} with the {rare} rare sizes below {n}"),
+        })
+    }
+}
+
+/// Extends `engine` to `len` values, `STEP` at a time, showing them on `bar` and keeping to
+/// `room`; `false` if `deadline` came first, an error if `stop` was set.
 fn extend_until(
     engine: &mut Engine,
     step: usize,
     len: usize,
+    room: &Room,
     deadline: Option<Instant>,
     stop: Option<&AtomicBool>,
     bar: &ProgressBar,
@@ -192,6 +232,7 @@ fn extend_until(
             return Ok(false);
         }
         engine.extend(len.min(engine.values().len() + step))?;
+        room.check(engine.values().len(), engine.split().2.len())?;
         bar.set_position(engine.values().len() as u64);
     }
     Ok(true)
@@ -215,7 +256,13 @@ pub fn describe(
         stop,
     } = reach;
     let target = max_len.max(len);
-    budget.check(memory(target), || format!("{target} values of {code}"))?;
+    let room = Room {
+        code,
+        target,
+        shown: len,
+        budget,
+    };
+    room.check(0, 0)?;
     bar.set_length(target as u64);
     let mut engine = Engine::new(code);
     let mut certificate = None;
@@ -223,7 +270,7 @@ pub fn describe(
     if look_for_period {
         let deadline = max_time.map(|t| Instant::now() + t);
         for at in look_lengths(code, max_len) {
-            timed_out = !extend_until(&mut engine, step(code), at, deadline, stop, bar)?;
+            timed_out = !extend_until(&mut engine, step(code), at, &room, deadline, stop, bar)?;
             certificate = certify_prefix(code, engine.values());
             if certificate.is_some() || timed_out {
                 break;
@@ -232,7 +279,7 @@ pub fn describe(
     }
     // `stats` computes what it was asked; `seq` what it showed or certified.
     let last = if look_for_period { len } else { target };
-    extend_until(&mut engine, step(code), last, None, stop, bar)?;
+    extend_until(&mut engine, step(code), last, &room, None, stop, bar)?;
     let g = engine.values();
     let mut frequencies = BTreeMap::new();
     for &v in g {
