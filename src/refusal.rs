@@ -28,6 +28,7 @@ pub fn is_bad_input(e: &anyhow::Error) -> bool {
                 c.downcast_ref::<OctalError>(),
                 Some(OctalError::OverBudget(_))
             )
+            || matches!(c.downcast_ref::<OctalError>(), Some(OctalError::Checkpoint(e)) if e.is_refusal())
             || matches!(
                 c.downcast_ref::<TableError>(),
                 Some(

@@ -316,7 +316,7 @@ fn killed_spider_table_resumes_byte_identical() {
     let args = ["arrows", "spiders", "--leg-max", "80", "--backend", "cpu"];
     let whole = nimseq().args(args).output().unwrap();
     assert!(whole.status.success());
-    let resumed = crate::common::killed_then_resumed(&args, 1 << 20);
+    let resumed = crate::common::killed_then_resumed(&args, &[1 << 20]);
     assert_eq!(resumed, whole.stdout);
 }
 

@@ -412,7 +412,7 @@ fn killed_table_resumes_byte_identical() {
     ];
     let (whole, _) = run(&args);
     // 2 MB of the table's 19 MB: the last levels, the largest, are still to come.
-    let resumed = crate::common::killed_then_resumed(&args, 2 << 20);
+    let resumed = crate::common::killed_then_resumed(&args, &[2 << 20]);
     assert_eq!(String::from_utf8(resumed).unwrap(), whole);
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("k3.ckpt");

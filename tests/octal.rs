@@ -367,17 +367,32 @@ fn max_time_holds_for_the_longest_code() {
 }
 
 /// Memory: the estimate (6 bytes a value, 24 a rare size) is within 1.5x of the peak
-/// resident memory, here 2^22 values of 0.1777 (16 rare sizes): 24 MiB estimated, about 30
+/// resident memory (sampled as it runs, the last sample a few ms before the end), here 2^22
+/// values of 0.1777 (16 rare sizes): 24 MiB estimated, about 30
 /// MiB at peak with the program's own 6; a rare list that outgrows the budget stops the run
 /// with exit code 2, naming it (0.1: every size rare); and 2^30 values of 0.1777, where
 /// Flammenkamp's record period is certified, fit 7G (the old estimate said 18 GiB).
 fn memory_is_estimated_from_the_run() {
-    let mut command = nimseq();
-    command.args(["octal", "stats", "0.1777", "--n-max", "4194304"]);
-    let run = crate::common::measured(command);
-    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    // The child's own high-water mark (VmHWM), read as it runs: wait4's ru_maxrss would count
+    // the test binary's memory too, which the child inherits up to its exec.
+    let mut child = nimseq()
+        .args(["octal", "stats", "0.1777", "--n-max", "4194304"])
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let status = format!("/proc/{}/status", child.id());
+    let mut peak_kib = 0u64;
+    while child.try_wait().unwrap().is_none() {
+        let hwm = std::fs::read_to_string(&status).ok().and_then(|text| {
+            let line = text.lines().find(|l| l.starts_with("VmHWM:"))?;
+            line.split_whitespace().nth(1)?.parse().ok()
+        });
+        peak_kib = peak_kib.max(hwm.unwrap_or(0));
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+    assert!(child.wait().unwrap().success());
     let estimate = nimseq::octal::seq::memory(1 << 22, 16, 0) as f64;
-    let peak = run.peak_kib as f64 * 1024.0;
+    let peak = peak_kib as f64 * 1024.0;
     assert!(
         (estimate / 1.5..=estimate * 1.5).contains(&peak),
         "estimate {estimate} bytes, peak {peak}"
@@ -413,6 +428,88 @@ fn memory_is_estimated_from_the_run() {
     let run = crate::common::measured(command);
     assert_eq!(run.code, Some(0), "{}", run.stderr);
     assert!(run.stderr.contains("stopped after 1 s"), "{}", run.stderr);
+}
+
+/// A killed `octal stats` or `seq` goes on from its checkpoint: killed three times (SIGKILL)
+/// at random sizes (fresh seed), the resumed run prints the uninterrupted run's bytes
+/// (ogsolve's checksum at each power of two, frequencies, split; seq's values and split); a
+/// checkpoint of another code, or cut inside its header, is refused in one line.
+fn octal_runs_resume_after_kills() {
+    let seed = fresh_seed();
+    let mut rng = StdRng::seed_from_u64(seed);
+    let runs: [(&[&str], u64); 2] = [
+        (&["octal", "stats", "0.007", "--n-max", "262144"], 262_144),
+        (
+            &[
+                "octal",
+                "seq",
+                "0.1777",
+                "--max-len",
+                "4194304",
+                "--len",
+                "100",
+            ],
+            4_194_304,
+        ),
+    ];
+    for (args, values) in runs {
+        let whole = nimseq().args(args).output().unwrap();
+        assert!(whole.status.success());
+        // Three sizes in the first 80% of the values, 4 bytes each.
+        let mut kills: Vec<u64> = (0..3)
+            .map(|_| rng.random_range(1..values * 16 / 5))
+            .collect();
+        kills.sort_unstable();
+        let resumed = crate::common::killed_then_resumed(args, &kills);
+        assert_eq!(
+            String::from_utf8_lossy(&resumed),
+            String::from_utf8_lossy(&whole.stdout),
+            "{args:?} killed at {kills:?} bytes (NIMSEQ_SEED={seed})"
+        );
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("c.ckpt");
+    let path = file.to_str().unwrap();
+    let stats = |code| {
+        [
+            "octal",
+            "stats",
+            code,
+            "--n-max",
+            "4096",
+            "--checkpoint",
+            path,
+        ]
+    };
+    let o = nimseq().args(stats("0.007")).output().unwrap();
+    assert!(o.status.success());
+    std::fs::write(&file, b"NIMSEQTC").unwrap();
+    refused(
+        &[&stats("0.007")[..], &["--resume"]].concat(),
+        "not a nimseq table checkpoint",
+    );
+    std::fs::remove_file(&file).unwrap();
+    let mut killed = nimseq()
+        .args([
+            "octal",
+            "stats",
+            "0.007",
+            "--n-max",
+            "100000000",
+            "--checkpoint",
+            path,
+        ])
+        .spawn()
+        .unwrap();
+    while std::fs::metadata(&file).map_or(0, |m| m.len()) < 4096 {
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+    killed.kill().unwrap();
+    killed.wait().unwrap();
+    refused(
+        &[&stats("0.77")[..], &["--resume"]].concat(),
+        "is the checkpoint of another table",
+    );
 }
 
 /// `octal seq` in JSON, settled and not; bad codes refused in one line with exit code 2.
@@ -778,6 +875,7 @@ fn scan_shards_and_resume() {
 }
 
 trials!(
+    octal_runs_resume_after_kills,
     memory_is_estimated_from_the_run,
     gpu_rows_equal_cpu_rows,
     auto_calibrates_octal_scans_worth_it,

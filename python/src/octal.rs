@@ -41,6 +41,7 @@ fn octal_values<'py>(
             look_for_period: false,
             max_time: None,
             stop: Some(stop),
+            saving: None,
         };
         Ok(describe_with_bar(&code, &reach, budget)?)
     })?;
@@ -74,6 +75,7 @@ fn octal_period<'py>(
                 .then(|| Duration::try_from_secs_f64(max_time).ok())
                 .flatten(),
             stop: Some(stop),
+            saving: None,
         };
         Ok(describe_with_bar(&code, &reach, budget)?)
     })?;

@@ -4,13 +4,11 @@
 //! the table needs (`gpu::segments`); the spiders' values are read back segment by segment,
 //! not the whole table.
 
-use std::path::Path;
-
 use super::forest::Status;
 use super::spider::{MAX_LEGS, Rows, SpiderTable, each_spider, for_each_in_front, valid_codes};
 use crate::gpu::segments::{DeviceTable, Misfit, Pipelines, TablePlan, TableRequest};
 use crate::gpu::{GpuContext, GpuError};
-use crate::output::checkpoint::{Checkpoint, CheckpointError};
+use crate::output::checkpoint::{Checkpoint, CheckpointError, Saving};
 
 /// The kernel, after the loop checks it shares with the other kernels.
 const SHADER: &str = concat!(
@@ -65,14 +63,6 @@ pub struct SpiderValues {
     /// `g(S(x))` for `1 <= x_1 <= ... <= x_k <= h_max`, in lexicographic order.
     pub values: Vec<u16>,
     pub device: Option<TablePlan>,
-}
-
-/// A checkpoint the CPU fill saves each finished wavefront to, and resumes from.
-#[derive(Clone, Copy, Debug)]
-pub struct Saving<'a> {
-    pub path: &'a Path,
-    /// Continue the fill saved there (else the file must not exist yet).
-    pub resume: bool,
 }
 
 /// What can stop a spider table.

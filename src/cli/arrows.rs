@@ -15,10 +15,9 @@ use nimseq::arrows::census::{self, Valuer, census, count_trees};
 use nimseq::arrows::forest::NormalForm;
 use nimseq::arrows::one_spider::SpiderWork;
 use nimseq::arrows::spider::{self, SpiderTable, family, family_behaviour, on_deep_stack};
-use nimseq::arrows::spider_gpu::{Saving, SpiderFill, SpiderGpu};
+use nimseq::arrows::spider_gpu::{SpiderFill, SpiderGpu};
 use nimseq::arrows::value::{Solver, describe};
 use nimseq::backend::Chosen;
-use nimseq::output::checkpoint;
 
 pub fn run(command: ArrowsCommand) -> Result<()> {
     match command {
@@ -67,10 +66,7 @@ fn spiders(args: ArrowsSpidersArgs) -> Result<()> {
         (None, Chosen::Reference) => SpiderFill::Recursion,
         (None, _) => SpiderFill::Cpu,
     };
-    let saving = args.checkpoint.checkpoint.as_deref().map(|path| Saving {
-        path,
-        resume: args.checkpoint.resume,
-    });
+    let saving = args.checkpoint.saving();
     let bar = nimseq::output::progress_bar(SpiderTable::tuples(legs, h), "leg tuples");
     let start = std::time::Instant::now();
     let spiders = fill.spiders(legs, h, saving, |done| bar.inc(done))?;
@@ -88,10 +84,7 @@ fn spiders(args: ArrowsSpidersArgs) -> Result<()> {
         writeln!(out, "{g}")
     })?;
     out.flush()?;
-    if let Some(path) = &args.checkpoint.checkpoint {
-        // The rows are out: the checkpoint has served.
-        checkpoint::remove(path)?;
-    }
+    args.checkpoint.done()?;
     eprint!("{summary}");
     eprintln!("time         {:.1} s", start.elapsed().as_secs_f64());
     Ok(())

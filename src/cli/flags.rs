@@ -7,6 +7,7 @@ use clap::{Args, ValueEnum};
 
 use nimseq::memory::Budget;
 use nimseq::output::Format;
+use nimseq::output::checkpoint::{self, CheckpointError, Saving};
 use nimseq::output::scan::{ScanOutput, Shard};
 
 pub(super) fn parse_bytes(s: &str) -> Result<u64, String> {
@@ -31,14 +32,32 @@ impl MemoryArgs {
 /// `--checkpoint` and `--resume` for the commands that build one long table.
 #[derive(Args, Debug)]
 pub struct CheckpointArgs {
-    /// Save each finished level of the table here (fsynced), so that an interrupted run can
-    /// go on with --resume; removed once the command finishes. The CPU path writes it.
+    /// Save each finished step here (a table's level, a run of values; fsynced), so that an
+    /// interrupted run can go on with --resume; removed once the command finishes. The CPU
+    /// path writes it.
     #[arg(long)]
     pub checkpoint: Option<PathBuf>,
-    /// Continue from --checkpoint, after its header (the table asked for, its width, a
-    /// checksum of each level) is verified.
+    /// Continue from --checkpoint, after its header (what was asked, the entry width, a
+    /// checksum of each step) is verified.
     #[arg(long, requires = "checkpoint")]
     pub resume: bool,
+}
+
+impl CheckpointArgs {
+    /// Where the run saves its steps, if anywhere.
+    pub fn saving(&self) -> Option<Saving<'_>> {
+        self.checkpoint.as_deref().map(|path| Saving {
+            path,
+            resume: self.resume,
+        })
+    }
+
+    /// The output is out: the checkpoint has served, and goes.
+    pub fn done(&self) -> Result<(), CheckpointError> {
+        self.checkpoint
+            .as_deref()
+            .map_or(Ok(()), checkpoint::remove)
+    }
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]

@@ -23,9 +23,11 @@ pub fn run(command: OctalCommand) -> Result<()> {
                 look_for_period: true,
                 max_time: (args.max_time > 0).then(|| Duration::from_secs(args.max_time)),
                 stop: None,
+                saving: args.checkpoint.saving(),
             };
             let report = describe_with_bar(&args.code, &reach, args.memory.budget())?;
             print::sequence(&report, &report.values, args.format)?;
+            args.checkpoint.done()?;
             if !report.certified {
                 // Not an error: the values stand; the period is open as far as this went.
                 let (stop, flag) = if report.timed_out {
@@ -45,19 +47,21 @@ pub fn run(command: OctalCommand) -> Result<()> {
                 len: 0,
                 max_len: args.n_max,
                 look_for_period: false,
+                saving: args.checkpoint.saving(),
                 ..Reach::default()
             };
             let report = describe_with_bar(&args.code, &reach, args.memory.budget())?;
             match args.format {
-                SeqFormat::Json => print::report(&report, args.format),
+                SeqFormat::Json => print::report(&report, args.format)?,
                 SeqFormat::Text => {
                     // A full disk or a closed pipe is an error here, never a panic.
                     let mut out = std::io::stdout().lock();
                     writeln!(out, "{report}")?;
                     writeln!(out, "{}", stats_lines(&report))?;
-                    Ok(out.flush()?)
+                    out.flush()?;
                 }
             }
+            Ok(args.checkpoint.done()?)
         }
         OctalCommand::Scan(args) => run_scan(args),
         OctalCommand::Value(args) => {

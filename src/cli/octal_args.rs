@@ -3,8 +3,8 @@
 use clap::{Args, Subcommand};
 
 use super::flags::{
-    MemoryArgs, PositionArgs, ScanOutputArgs, SeqFormat, SequenceFormat, parse_count,
-    parse_fraction, parse_positive, ranged,
+    CheckpointArgs, MemoryArgs, PositionArgs, ScanOutputArgs, SeqFormat, SequenceFormat,
+    parse_count, parse_fraction, parse_positive, ranged,
 };
 use nimseq::backend::BackendChoice;
 use nimseq::octal::OctalCode;
@@ -45,6 +45,8 @@ pub struct OctalSeqArgs {
     #[arg(long, default_value_t = 20)]
     pub max_time: u64,
     #[command(flatten)]
+    pub checkpoint: CheckpointArgs,
+    #[command(flatten)]
     pub memory: MemoryArgs,
     /// Text for reading, one JSON object (also for a code not settled: certified false), or
     /// the values shown as CSV rows n,g or an OEIS b-file.
@@ -68,6 +70,8 @@ pub struct OctalStatsArgs {
     /// Values G(0..n-max) to compute.
     #[arg(long, value_parser = parse_count, default_value_t = 1 << 16)]
     pub n_max: usize,
+    #[command(flatten)]
+    pub checkpoint: CheckpointArgs,
     #[command(flatten)]
     pub memory: MemoryArgs,
     /// Text for reading, or one JSON object.

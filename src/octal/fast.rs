@@ -264,9 +264,7 @@ impl Engine {
         let mut ready = false;
         while self.g.len() < len {
             let n0 = self.g.len();
-            if n0 == self.next_split {
-                self.choose_split();
-                self.next_split += self.next_split / 4;
+            if self.split_if_due() {
                 ready = false;
                 // The rare lists may be new: room again for every append to come.
                 self.rare_pos.reserve(more);
@@ -304,6 +302,32 @@ impl Engine {
             } else {
                 self.finish(n0, batch);
             }
+        }
+        Ok(())
+    }
+
+    /// Chooses the split again if the values have reached the size for it; whether it did.
+    fn split_if_due(&mut self) -> bool {
+        let due = self.g.len() == self.next_split;
+        if due {
+            self.choose_split();
+            self.next_split += self.next_split / 4;
+        }
+        due
+    }
+
+    /// Takes in values computed before (a checkpoint's) as if computed here, splits chosen
+    /// again at the same sizes: what follows is what an unbroken run computes and reports.
+    pub fn adopt(&mut self, values: &[u32]) -> Result<(), TooLarge> {
+        if u32::try_from(self.g.len() + values.len()).is_err() {
+            return Err(TooLarge {
+                code: self.code.clone(),
+                n: self.g.len(),
+            });
+        }
+        for &v in values {
+            self.split_if_due();
+            self.push(self.g.len(), v);
         }
         Ok(())
     }
@@ -521,4 +545,28 @@ pub fn best_split(g: &[u32], t: usize, position_allowed: bool) -> (Split, u32, u
         .map(|(split, mask)| (split, mask, rare_for(split, mask)))
         .min_by_key(|&(_, _, rare)| rare)
         .expect("some mask")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Values taken in from a cut-short run, then computed on, are the unbroken run's, and so
+    /// is the split the engine ends with (chosen again at the same sizes), on codes with a
+    /// value split, a position split (0.6: Officers) and a 4 before the point.
+    #[test]
+    fn adopted_values_go_on_as_computed() {
+        for code in ["0.007", "0.6", "0.1777", "4.07"] {
+            let code: OctalCode = code.parse().unwrap();
+            let mut whole = Engine::new(&code);
+            whole.extend(40_000).unwrap();
+            for cut in [1, 1_000, 12_345, 30_000] {
+                let mut resumed = Engine::new(&code);
+                resumed.adopt(&whole.values()[..cut]).unwrap();
+                resumed.extend(40_000).unwrap();
+                assert_eq!(resumed.values(), whole.values(), "{code} cut at {cut}");
+                assert_eq!(resumed.split(), whole.split(), "{code} cut at {cut}");
+            }
+        }
+    }
 }

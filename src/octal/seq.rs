@@ -13,6 +13,7 @@ use serde::Serialize;
 use super::code::OctalCode;
 use super::fast::{Engine, Split, TooLarge};
 use crate::memory::{Budget, OverBudget};
+use crate::output::checkpoint::{Checkpoint, CheckpointError, Saving};
 use crate::output::{progress_bar, write_values};
 use crate::period::{Window, certify_windowed};
 
@@ -31,6 +32,8 @@ pub enum OctalError {
     /// [`Reach::stop`] was set (a Ctrl-C in Python): no report.
     #[error("interrupted")]
     Interrupted,
+    #[error(transparent)]
+    Checkpoint(#[from] CheckpointError),
 }
 
 /// Bytes a value takes: 32 bits, and a 16-bit copy while the values fit (the scan kernels'
@@ -175,6 +178,9 @@ pub struct Reach<'a> {
     /// Set from elsewhere (a Ctrl-C) to end the work at the next step, with
     /// [`OctalError::Interrupted`].
     pub stop: Option<&'a AtomicBool>,
+    /// Where the values are saved as they are computed, a record a step, and a killed run's
+    /// values taken back from ([`Engine::adopt`]).
+    pub saving: Option<Saving<'a>>,
 }
 
 /// Values computed between two looks at the clock and the progress bar, for codes of up to
@@ -213,29 +219,89 @@ impl Room<'_> {
     }
 }
 
-/// Extends `engine` to `len` values, `STEP` at a time, showing them on `bar` and keeping to
-/// `room`; `false` if `deadline` came first, an error if `stop` was set.
-fn extend_until(
-    engine: &mut Engine,
+/// One run of the engine: what it may take, where it saves its values, what it shows and
+/// what it listens to.
+struct Run<'a> {
+    engine: Engine,
     step: usize,
-    len: usize,
-    room: &Room,
-    deadline: Option<Instant>,
-    stop: Option<&AtomicBool>,
-    bar: &ProgressBar,
-) -> Result<bool, OctalError> {
-    while engine.values().len() < len {
-        if stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
-            return Err(OctalError::Interrupted);
+    room: Room<'a>,
+    saved: Option<Checkpoint>,
+    /// A killed run's values, taken in step by step as this run reaches them, so that it
+    /// looks, certifies and chooses its splits at the sizes an unbroken run does.
+    replay: Vec<u32>,
+    stop: Option<&'a AtomicBool>,
+    bar: &'a ProgressBar,
+}
+
+impl Run<'_> {
+    /// Extends the engine to `len` values, a step at a time, saving and showing each and
+    /// keeping to the room; `false` if `deadline` came first, an error if `stop` was set.
+    fn extend_until(&mut self, len: usize, deadline: Option<Instant>) -> Result<bool, OctalError> {
+        while self.engine.values().len() < len {
+            if self.stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+                return Err(OctalError::Interrupted);
+            }
+            if deadline.is_some_and(|d| Instant::now() >= d) {
+                return Ok(false);
+            }
+            let from = self.engine.values().len();
+            let to = len.min(from + self.step);
+            if from < self.replay.len() {
+                self.engine
+                    .adopt(&self.replay[from..to.min(self.replay.len())])?;
+            } else {
+                self.replay = Vec::new();
+                self.engine.extend(to)?;
+                if let Some(saved) = &mut self.saved {
+                    let g = &self.engine.values()[from..];
+                    let bytes: Vec<u8> = g.iter().flat_map(|v| v.to_le_bytes()).collect();
+                    saved.append(from as u64, &bytes)?;
+                }
+            }
+            let n = self.engine.values().len();
+            self.room.check(n, self.engine.split().2.len())?;
+            self.bar.set_position(n as u64);
         }
-        if deadline.is_some_and(|d| Instant::now() >= d) {
-            return Ok(false);
-        }
-        engine.extend(len.min(engine.values().len() + step))?;
-        room.check(engine.values().len(), engine.split().2.len())?;
-        bar.set_position(engine.values().len() as u64);
+        Ok(true)
     }
-    Ok(true)
+}
+
+/// Opens the checkpoint `saving` for `code`, and a resumed one's values (up to the room's
+/// target), checked to be one run's steps in order and to fit the budget beside the values
+/// to come.
+fn open_saved(
+    code: &OctalCode,
+    saving: Saving,
+    room: &Room,
+) -> Result<(Checkpoint, Vec<u32>), OctalError> {
+    let identity = serde_json::json!({"table": "octal", "code": code.to_string()});
+    let (file, saved) = Checkpoint::open(saving.path, &identity, 32, saving.resume)?;
+    let steps = saved.map_or(Vec::new(), |s| s.steps);
+    let held: usize = steps.iter().map(|(_, payload)| payload.len() / 4).sum();
+    let held = held.min(room.target);
+    // Until the engine has taken them all in, the values are held twice.
+    room.budget.check(
+        memory(room.target, 0, room.shown).saturating_add(4 * held as u64),
+        || format!("{} values of {code}, {held} of them resumed", room.target),
+    )?;
+    let mut values = Vec::with_capacity(held);
+    for (step, payload) in steps {
+        if step != values.len() as u64 || payload.len() % 4 != 0 {
+            return Err(CheckpointError::Foreign {
+                path: saving.path.to_path_buf(),
+                why: format!(
+                    "a record of {} bytes at size {step}, after {} values",
+                    payload.len(),
+                    values.len()
+                ),
+            }
+            .into());
+        }
+        let words = payload.chunks_exact(4);
+        values.extend(words.map(|b| u32::from_le_bytes(b.try_into().expect("4 bytes"))));
+    }
+    values.truncate(held);
+    Ok((file, values))
 }
 
 /// Computes `code` until a period is certified (looking at each doubling of the length), or
@@ -254,6 +320,7 @@ pub fn describe(
         look_for_period,
         max_time,
         stop,
+        saving,
     } = reach;
     let target = max_len.max(len);
     let room = Room {
@@ -264,14 +331,29 @@ pub fn describe(
     };
     room.check(0, 0)?;
     bar.set_length(target as u64);
-    let mut engine = Engine::new(code);
+    let (saved, replay) = match saving {
+        Some(saving) => {
+            let (file, values) = open_saved(code, saving, &room)?;
+            (Some(file), values)
+        }
+        None => (None, Vec::new()),
+    };
+    let mut run = Run {
+        engine: Engine::new(code),
+        step: step(code),
+        room,
+        saved,
+        replay,
+        stop,
+        bar,
+    };
     let mut certificate = None;
     let mut timed_out = false;
     if look_for_period {
         let deadline = max_time.map(|t| Instant::now() + t);
         for at in look_lengths(code, max_len) {
-            timed_out = !extend_until(&mut engine, step(code), at, &room, deadline, stop, bar)?;
-            certificate = certify_prefix(code, engine.values());
+            timed_out = !run.extend_until(at, deadline)?;
+            certificate = certify_prefix(code, run.engine.values());
             if certificate.is_some() || timed_out {
                 break;
             }
@@ -279,7 +361,8 @@ pub fn describe(
     }
     // `stats` computes what it was asked; `seq` what it showed or certified.
     let last = if look_for_period { len } else { target };
-    extend_until(&mut engine, step(code), last, &room, None, stop, bar)?;
+    run.extend_until(last, None)?;
+    let engine = run.engine;
     let g = engine.values();
     let mut frequencies = BTreeMap::new();
     for &v in g {

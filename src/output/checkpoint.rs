@@ -49,7 +49,7 @@ pub enum CheckpointError {
         source: io::Error,
     },
     #[error(
-        "'{0}' holds an unfinished table; add --resume to continue it, or delete it to start over"
+        "'{0}' holds an unfinished run; add --resume to continue it, or delete it to start over"
     )]
     Unfinished(PathBuf),
     #[error("'{path}' is not a nimseq table checkpoint ({why}); delete it to start over")]
@@ -65,6 +65,14 @@ impl CheckpointError {
     pub fn is_refusal(&self) -> bool {
         !matches!(self, CheckpointError::Write { .. })
     }
+}
+
+/// A checkpoint a run saves its finished steps to, and resumes from.
+#[derive(Clone, Copy, Debug)]
+pub struct Saving<'a> {
+    pub path: &'a Path,
+    /// Continue the run saved there (else the file must not exist yet).
+    pub resume: bool,
 }
 
 /// An open checkpoint, being appended to.

@@ -215,38 +215,40 @@ pub fn killed_after_chunks(args: &[&str], out: &std::path::Path, chunks: u64) {
     assert!(checkpoint.exists(), "{args:?}: the checkpoint went");
 }
 
-/// Runs `nimseq ARGS --checkpoint FILE`, kills it (SIGKILL) once FILE holds `bytes`, then runs
-/// it again with `--resume`; returns that run's stdout, after checking that the first run was
-/// killed before it finished and that the checkpoint is gone at the end.
-pub fn killed_then_resumed(args: &[&str], bytes: u64) -> Vec<u8> {
+/// Runs `nimseq ARGS --checkpoint FILE`, kills it (SIGKILL) once FILE holds `kills[0]` bytes,
+/// resumes it (`--resume`) and kills it again at `kills[1]`, and so on, then resumes it to the
+/// end; returns that run's stdout, after checking that each killed run had not finished and
+/// that the checkpoint is gone at the end.
+pub fn killed_then_resumed(args: &[&str], kills: &[u64]) -> Vec<u8> {
     let dir = tempfile::tempdir().unwrap();
     let checkpoint = dir.path().join("table.ckpt");
-    let mut child = nimseq()
-        .args(args)
-        .arg("--checkpoint")
-        .arg(&checkpoint)
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    let start = std::time::Instant::now();
-    while std::fs::metadata(&checkpoint).map_or(0, |m| m.len()) < bytes {
-        assert!(
-            start.elapsed().as_secs() < 60,
-            "{args:?}: the checkpoint never reached {bytes} bytes"
-        );
-        std::thread::sleep(std::time::Duration::from_millis(2));
+    let run = |resume: bool| {
+        let mut command = nimseq();
+        command.args(args).arg("--checkpoint").arg(&checkpoint);
+        if resume {
+            command.arg("--resume");
+        }
+        command
+    };
+    for (i, &bytes) in kills.iter().enumerate() {
+        let mut child = run(i > 0)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        let start = std::time::Instant::now();
+        while std::fs::metadata(&checkpoint).map_or(0, |m| m.len()) < bytes {
+            assert!(
+                start.elapsed().as_secs() < 60,
+                "{args:?}: the checkpoint never reached {bytes} bytes"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(2));
+        }
+        child.kill().unwrap();
+        let status = child.wait().unwrap();
+        assert!(!status.success(), "{args:?} finished before kill {i}");
     }
-    child.kill().unwrap();
-    let status = child.wait().unwrap();
-    assert!(!status.success(), "{args:?} finished before the kill");
-    let o = nimseq()
-        .args(args)
-        .arg("--checkpoint")
-        .arg(&checkpoint)
-        .arg("--resume")
-        .output()
-        .unwrap();
+    let o = run(true).output().unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     assert!(!checkpoint.exists(), "the checkpoint stays after the run");
     o.stdout
