@@ -34,8 +34,10 @@ CASES = [
      ["sub", "seq", "1,2", "--mem-budget", "lots"]),
     (lambda: nimseq.octal.values("0.8", 10), ["octal", "seq", "0.8"]),
     (lambda: nimseq.octal.period("1.07"), ["octal", "seq", "1.07"]),
+    # The values handed back count too: the command line's equivalent shows them.
     (lambda: nimseq.octal.values("0.007", 1 << 20, mem_budget="1K"),
-     ["octal", "stats", "0.007", "--n-max", str(1 << 20), "--mem-budget", "1K"]),
+     ["octal", "seq", "0.007", "--len", str(1 << 20), "--max-len", str(1 << 20),
+      "--mem-budget", "1K"]),
     (lambda: nimseq.octal.scan(digits=7), ["octal", "scan", "--digits", "7"]),
     (lambda: nimseq.octal.scan(n_max=0), ["octal", "scan", "--n-max", "0"]),
     (lambda: nimseq.kcross.values(k=1), ["kcross", "seq", "--k", "1"]),
