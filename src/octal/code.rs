@@ -117,9 +117,8 @@ impl FromStr for OctalCode {
             .or_else(|| t.split_once('.'))
             .ok_or_else(|| err("expected d0.d1d2..., e.g. 0.77, 4.07 or ·77"))?;
         let d0 = match whole {
-            "0" => 0,
-            // Winning Ways leaves out a leading 0: `·07`.
-            "" if t.starts_with(POINT) => 0,
+            // Winning Ways and OEIS leave out a leading 0: `·07`, `.07`.
+            "0" | "" => 0,
             "4" => 4,
             _ => return Err(err("the digit before the point is 0 or 4")),
         };
@@ -174,6 +173,7 @@ mod tests {
             ("\u{b7}007", "\u{b7}007", 3),
             ("0\u{b7}16", "\u{b7}16", 2),
             ("4\u{b7}0", "4\u{b7}0", 0),
+            (".77", "\u{b7}77", 2),
         ] {
             let code: OctalCode = text.parse().unwrap();
             assert_eq!((code.to_string(), code.t()), (shown.to_string(), t));
@@ -196,7 +196,7 @@ mod tests {
             "0.0",
             "0.000",
             "",
-            ".3",
+            ".",
             "0.3x",
             "-0.3",
             "\u{b7}",
