@@ -209,6 +209,36 @@ fn out_names_and_equal_bounds() {
 }
 
 /// One sequence as CSV rows `n,g` and as an OEIS b-file, the values of the JSON report.
+/// Infinite sets: all but {2,3,7} in JSON, its arithmetic period observed (4, 0, saltus 2)
+/// and not certified; subtract-a-square's P-positions as OEIS A030193 begins.
+fn seq_of_infinite_sets() {
+    let json: serde_json::Value = serde_json::from_str(&run_ok(&[
+        "sub",
+        "seq",
+        "--all-but",
+        "2,3,7",
+        "--len",
+        "12",
+        "--format",
+        "json",
+    ]))
+    .unwrap();
+    assert_eq!(json["certified"], false);
+    assert_eq!(
+        json["observed"],
+        serde_json::json!({"period": 4, "preperiod": 0, "saltus": 2})
+    );
+    assert_eq!(
+        json["values"],
+        serde_json::json!([0, 1, 0, 1, 2, 3, 2, 3, 4, 5, 4, 5])
+    );
+    let text = run_ok(&["sub", "seq", "squares", "--len", "60", "--max-len", "1000"]);
+    assert!(
+        text.contains("P-positions  0 2 5 7 10 12 15 17 20 22 34 39 44 52 57 (below 60)"),
+        "{text}"
+    );
+}
+
 fn seq_as_csv_and_bfile() {
     let args = ["sub", "seq", "3,8,15", "--len", "30"];
     let json = run(&[&args[..], &["--format", "json"]].concat());
@@ -588,7 +618,7 @@ fn bad_input_gets_one_line_and_exit_code_2() {
         (&["sub", "seq", "0,3"], "moves must be positive"),
         (&["sub", "seq", "3,3,5"], "move 3 appears more than once"),
         (&["sub", "seq", "5,x"], "'5,x'"),
-        (&["sub", "seq", ""], "<SET>"),
+        (&["sub", "seq", ""], "the set is empty"),
         (&["sub", "seq", "-4,2"], "'-4,2'"),
         // Numbers out of range say so in words, not as a parser's internals.
         (
@@ -619,6 +649,28 @@ fn bad_input_gets_one_line_and_exit_code_2() {
             "--len 100000000000",
         ),
         (&["sub", "seq"], "<SET>"),
+        (&["sub", "seq", "cubes"], "'cubes' is not a set"),
+        (&["sub", "seq", "powers:1"], "'1' is not a base of powers"),
+        (
+            &["sub", "seq", "--all-but", "0"],
+            "0 is not a move to leave out",
+        ),
+        (
+            &["sub", "seq", "--all-but", ""],
+            "'' is not a positive integer",
+        ),
+        (
+            &["sub", "seq", "--all-but", "2,2"],
+            "a move is left out twice",
+        ),
+        (
+            &["sub", "seq", "3,8", "--all-but", "2"],
+            "cannot be used with",
+        ),
+        (
+            &["sub", "seq", "squares", "--len", "100000000000"],
+            "over the memory budget",
+        ),
         (
             &["sub", "seq", "1,2", "--lenn", "3"],
             "a similar argument exists: '--len'",
@@ -997,6 +1049,7 @@ fn five_move_surveys_report_as_json() {
 }
 
 trials!(
+    seq_of_infinite_sets,
     three_moves_are_the_scan_of_triples_as_before,
     four_move_scans_write_their_moves_in_order,
     four_move_scans_resume_and_shard,

@@ -6,7 +6,7 @@ use anyhow::{Result, bail};
 
 use super::flags::SeqFormat;
 use super::print;
-use super::sub_args::{PlotView, ScanArgs, SubCommand, SubScanArgs, SurveyArgs};
+use super::sub_args::{PlotView, ScanArgs, SeqSet, SubCommand, SubScanArgs, SurveyArgs};
 use nimseq::InputError;
 use nimseq::backend::choose;
 use nimseq::output::check_distinct;
@@ -18,12 +18,34 @@ use nimseq::subtraction::summary::ScanSummary;
 use nimseq::subtraction::survey::Survey;
 use nimseq::subtraction::theory::ppos::PposReport;
 use nimseq::subtraction::theory::predict::ThetaReport;
-use nimseq::subtraction::{SetFilter, seq};
+use nimseq::subtraction::{SetFilter, infinite, seq};
+
+/// Values a finite set's period is looked for in, at most, unless --max-len says.
+const FINITE_MAX_LEN: usize = 1 << 26;
+
+/// Values an infinite set's arithmetic period is looked for in, unless --max-len says: a
+/// sparse set costs its moves below n a value (the primes to 2^16: about a second).
+const INFINITE_MAX_LEN: usize = 1 << 16;
 
 pub fn run(command: SubCommand) -> Result<()> {
     match command {
         SubCommand::Seq(args) => {
-            let report = seq::describe(&args.set, args.len, args.max_len, args.memory.budget())?;
+            let budget = args.memory.budget();
+            let set = match (args.set, args.all_but) {
+                (Some(set), _) => set,
+                (None, Some(all_but)) => SeqSet::Infinite(all_but),
+                (None, None) => unreachable!("clap requires a set"),
+            };
+            let set = match set {
+                SeqSet::Finite(set) => set,
+                SeqSet::Infinite(set) => {
+                    let max_len = args.max_len.unwrap_or(INFINITE_MAX_LEN);
+                    let report = infinite::describe(&set, args.len, max_len, budget)?;
+                    return print::sequence(&report, &report.values, args.format);
+                }
+            };
+            let max_len = args.max_len.unwrap_or(FINITE_MAX_LEN);
+            let report = seq::describe(&set, args.len, max_len, budget)?;
             print::sequence(&report, &report.values, args.format)?;
             if let Some(unsettled) = &report.unsettled {
                 // Not an error: the values stand; the period is open as far as this went.

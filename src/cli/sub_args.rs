@@ -10,6 +10,7 @@ use super::flags::{
 };
 use nimseq::backend::BackendChoice;
 use nimseq::subtraction::Ruleset;
+use nimseq::subtraction::infinite::{InfiniteSet, SetError};
 use nimseq::subtraction::scan::{C_MAX_RANGE, DEFAULT_CHUNK_SIZE};
 
 #[derive(Subcommand, Debug)]
@@ -58,18 +59,44 @@ fn parse_ruleset(s: &str) -> Result<Ruleset, String> {
     s.parse::<Ruleset>().map_err(|e| e.kind.to_string())
 }
 
+/// A set `sub seq` takes: finite moves, or an infinite set by name.
+#[derive(Clone, Debug)]
+pub enum SeqSet {
+    Finite(Ruleset),
+    Infinite(InfiniteSet),
+}
+
+fn parse_seq_set(s: &str) -> Result<SeqSet, String> {
+    if s.trim_start()
+        .starts_with(|c: char| c.is_ascii_alphabetic())
+    {
+        s.parse().map(SeqSet::Infinite).map_err(|e: SetError| e.0)
+    } else {
+        parse_ruleset(s).map(SeqSet::Finite)
+    }
+}
+
+fn parse_all_but(s: &str) -> Result<InfiniteSet, String> {
+    InfiniteSet::all_but(s).map_err(|e| e.0)
+}
+
 #[derive(Args, Debug)]
 pub struct SeqArgs {
-    /// The subtraction set, e.g. 3,8,13 (any finite set of distinct positive integers).
-    #[arg(value_parser = parse_ruleset, allow_hyphen_values = true)]
-    pub set: Ruleset,
+    /// The subtraction set: moves, e.g. 3,8,13 (any finite set of distinct positive
+    /// integers), or an infinite set: squares, primes, powers:B (1, B, B^2, ...).
+    #[arg(value_parser = parse_seq_set, allow_hyphen_values = true, required_unless_present = "all_but")]
+    pub set: Option<SeqSet>,
+    /// Every positive integer but the moves X, e.g. 2,3,7: an infinite set.
+    #[arg(long, value_name = "X", value_parser = parse_all_but, conflicts_with = "set")]
+    pub all_but: Option<InfiniteSet>,
     /// How many values to print.
     #[arg(long, value_parser = parse_count, default_value_t = 40)]
     pub len: usize,
-    /// Give up if no period is certified within this many values (rounded up to a multiple
-    /// of 64: values are computed 64 at a time).
-    #[arg(long, value_parser = parse_count, default_value_t = 1 << 26)]
-    pub max_len: usize,
+    /// A finite set: give up if no period is certified within this many values (rounded up to
+    /// a multiple of 64: values are computed 64 at a time) [default: 2^26]. An infinite set:
+    /// the values an arithmetic period is looked for in [default: 2^16].
+    #[arg(long, value_parser = parse_count)]
+    pub max_len: Option<usize>,
     #[command(flatten)]
     pub memory: MemoryArgs,
     /// Text for reading, one JSON object, or the values shown as CSV rows n,g or an OEIS

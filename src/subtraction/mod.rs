@@ -10,11 +10,14 @@
 //! * [`planes`] and [`fast`]: the fast path for any set: one-hot planes, candidate periods.
 //! * [`gpu`]: one invocation per set, lock-step, period detection on the GPU.
 //! * [`seq`]: one ruleset in full, with its certificate.
+//! * [`infinite`]: infinite sets (all-but, squares, powers, primes): values by counts, arithmetic
+//!   periods observed.
 //! * [`scan`]: the work list of sets, chunked, checkpointed, sharded; [`summary`] its totals.
 //! * [`theory`]: closed forms from Manabe's paper.
 
 pub mod fast;
 pub mod gpu;
+pub mod infinite;
 pub mod moveset;
 pub mod planes;
 pub mod plot;

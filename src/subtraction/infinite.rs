@@ -1,0 +1,389 @@
+//! Subtraction games with an infinite set of moves (docs/subtraction.md, infinite sets): every
+//! positive integer but a finite set X (`--all-but X`), the squares, the powers of a base, the
+//! primes. Values grow with the heap here, so no bit-plane engine: an all-but set's value
+//! comes from counts of the values so far (O(|X|) a value), a sparse set's from its moves up
+//! to the heap (O(moves below n) a value). Arithmetic periods, `G(n + p) = G(n) + s` from
+//! `n = q` on, are observed over the values computed, not proved.
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::Serialize;
+
+use crate::memory::{Budget, OverBudget};
+use crate::mex::MexSet;
+use crate::period::{Period, observed};
+
+/// Largest member of an all-but set's exclusions, and largest base of `powers:`.
+pub const MAX_EXCLUDED: usize = 1 << 20;
+
+/// An infinite subtraction set.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum InfiniteSet {
+    /// Every positive integer but these (ascending, distinct, at least one).
+    AllBut(Vec<usize>),
+    /// 1, 4, 9, 16, ...
+    Squares,
+    /// 1, b, b^2, ... for a base `b >= 2`.
+    Powers(usize),
+    /// 2, 3, 5, 7, 11, ...
+    Primes,
+}
+
+/// Why a set cannot be read, in words.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct SetError(pub String);
+
+impl InfiniteSet {
+    /// The all-but set of `excluded` (a comma list), checked.
+    pub fn all_but(excluded: &str) -> Result<Self, SetError> {
+        let mut xs = Vec::new();
+        for part in excluded.split(',') {
+            let part = part.trim();
+            let x: usize = part.parse().map_err(|_| {
+                SetError(format!(
+                    "'{part}' is not a positive integer (--all-but takes the moves left out, e.g. 2,3,7)"
+                ))
+            })?;
+            if x == 0 || x > MAX_EXCLUDED {
+                return Err(SetError(format!(
+                    "{x} is not a move to leave out: they are 1 to {MAX_EXCLUDED}"
+                )));
+            }
+            xs.push(x);
+        }
+        xs.sort_unstable();
+        if xs.windows(2).any(|w| w[0] == w[1]) {
+            return Err(SetError("a move is left out twice".into()));
+        }
+        Ok(InfiniteSet::AllBut(xs))
+    }
+
+    /// The moves up to `n`, ascending, for the sparse sets (`None` for an all-but set).
+    fn moves_up_to(&self, n: usize) -> Option<Vec<usize>> {
+        match self {
+            InfiniteSet::AllBut(_) => None,
+            InfiniteSet::Squares => Some((1..).map(|k| k * k).take_while(|&s| s <= n).collect()),
+            InfiniteSet::Powers(b) => Some(
+                std::iter::successors(Some(1usize), |&s| s.checked_mul(*b))
+                    .take_while(|&s| s <= n)
+                    .collect(),
+            ),
+            InfiniteSet::Primes => Some(primes_up_to(n)),
+        }
+    }
+}
+
+/// The primes up to `n` (a sieve of Eratosthenes).
+fn primes_up_to(n: usize) -> Vec<usize> {
+    let mut composite = vec![false; n + 1];
+    let mut primes = Vec::new();
+    for i in 2..=n {
+        if !composite[i] {
+            primes.push(i);
+            (i * i..=n).step_by(i).for_each(|j| composite[j] = true);
+        }
+    }
+    primes
+}
+
+impl FromStr for InfiniteSet {
+    type Err = SetError;
+
+    /// `squares`, `primes`, `powers:B` (B >= 2), or `all-but:X`.
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let s = s.trim();
+        match s.split_once(':') {
+            None if s == "squares" => Ok(InfiniteSet::Squares),
+            None if s == "primes" => Ok(InfiniteSet::Primes),
+            Some(("powers", b)) => match b.trim().parse::<usize>() {
+                Ok(b) if (2..=MAX_EXCLUDED).contains(&b) => Ok(InfiniteSet::Powers(b)),
+                _ => Err(SetError(format!(
+                    "'{b}' is not a base of powers: 2 to {MAX_EXCLUDED}"
+                ))),
+            },
+            Some(("all-but", xs)) => InfiniteSet::all_but(xs),
+            _ => Err(SetError(format!(
+                "'{s}' is not a set: give moves (3,8,13), squares, primes, powers:B or all-but:X"
+            ))),
+        }
+    }
+}
+
+impl fmt::Display for InfiniteSet {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            InfiniteSet::AllBut(xs) => {
+                let xs: Vec<String> = xs.iter().map(ToString::to_string).collect();
+                write!(f, "all-but:{}", xs.join(","))
+            }
+            InfiniteSet::Squares => write!(f, "squares"),
+            InfiniteSet::Powers(b) => write!(f, "powers:{b}"),
+            InfiniteSet::Primes => write!(f, "primes"),
+        }
+    }
+}
+
+/// Bytes the fast path takes for `len` values: the values, and the counts of an all-but set
+/// or the moves of a sparse set, each at most one per value.
+pub fn memory(len: usize) -> u64 {
+    (len as u64).saturating_mul(4 + 8)
+}
+
+/// `G(0..len)`, refused first if that may not fit `budget`.
+pub fn values(set: &InfiniteSet, len: usize, budget: Budget) -> Result<Vec<u32>, OverBudget> {
+    budget.check(memory(len), || format!("{len} values of {set}"))?;
+    Ok(match set {
+        InfiniteSet::AllBut(xs) => all_but_values(xs, len),
+        _ => sparse_values(&set.moves_up_to(len).expect("a sparse set"), len),
+    })
+}
+
+/// `G(0..len)` of the all-but set of `xs` by counts: the options of `n` are every value
+/// below it but those at `n - x`, so `G(n)` is the least value seen nowhere (`unseen`) or
+/// seen only at excluded positions.
+fn all_but_values(xs: &[usize], len: usize) -> Vec<u32> {
+    let mut g: Vec<u32> = Vec::with_capacity(len);
+    let mut count: Vec<u32> = Vec::new();
+    let mut unseen = 0u32;
+    let mut excluded: Vec<u32> = Vec::with_capacity(xs.len());
+    for n in 0..len {
+        excluded.clear();
+        excluded.extend(xs.iter().take_while(|&&x| x <= n).map(|&x| g[n - x]));
+        excluded.sort_unstable();
+        // Each run of equal excluded values: a candidate if the exclusions are all its sightings.
+        let mut best = unseen;
+        for run in excluded.chunk_by(|a, b| a == b) {
+            let v = run[0];
+            if v < best && count[v as usize] as usize == run.len() {
+                best = v;
+            }
+        }
+        g.push(best);
+        let v = best as usize;
+        if v >= count.len() {
+            count.resize(v + 1, 0);
+        }
+        count[v] += 1;
+        while count.get(unseen as usize).is_some_and(|&c| c > 0) {
+            unseen += 1;
+        }
+    }
+    g
+}
+
+/// `G(0..len)` for the sorted `moves`: the mex of the values a move back.
+fn sparse_values(moves: &[usize], len: usize) -> Vec<u32> {
+    let mut g: Vec<u32> = Vec::with_capacity(len);
+    for n in 0..len {
+        let mut seen = MexSet::default();
+        for &s in moves.iter().take_while(|&&s| s <= n) {
+            seen.insert(g[n - s]);
+        }
+        g.push(seen.mex());
+    }
+    g
+}
+
+/// An arithmetic period `G(n + p) = G(n) + s` for `n >= q`, observed over the values (as
+/// [`observed`] sees a period: at least three periods and a stretch as long as `q`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Arithmetic {
+    pub period: usize,
+    pub preperiod: usize,
+    pub saltus: u32,
+}
+
+/// The arithmetic period `values` show, if any: `G(n + p) - G(n) = s` from `q` on is the
+/// differences `G(n + 1) - G(n)` having period `p` from `q` on; `s` is then `G(q + p) - G(q)`
+/// (never negative: values that fall for good are no game's).
+pub fn observed_arithmetic(values: &[u32]) -> Option<Arithmetic> {
+    let steps: Vec<i64> = values
+        .windows(2)
+        .map(|w| i64::from(w[1]) - i64::from(w[0]))
+        .collect();
+    let Period { period, preperiod } = observed(&steps)?;
+    let saltus = values[preperiod + period].checked_sub(values[preperiod])?;
+    Some(Arithmetic {
+        period,
+        preperiod,
+        saltus,
+    })
+}
+
+/// What `nimseq sub seq` shows for an infinite set.
+#[derive(Clone, Debug, Serialize)]
+pub struct InfiniteReport {
+    pub set: String,
+    pub values: Vec<u32>,
+    pub p_positions: Vec<usize>,
+    /// Never: no theorem here bounds the check (see docs/subtraction.md).
+    pub certified: bool,
+    /// The arithmetic period observed over `G(0..computed)`, not proved (`null` if none).
+    pub observed: Option<Arithmetic>,
+    pub computed: usize,
+    pub max_value: u32,
+}
+
+/// The first `len` values of `set`, and the arithmetic period of the first `max_len`
+/// (at least `len`), refused first if that may not fit `budget`.
+pub fn describe(
+    set: &InfiniteSet,
+    len: usize,
+    max_len: usize,
+    budget: Budget,
+) -> Result<InfiniteReport, OverBudget> {
+    let computed = max_len.max(len);
+    let g = values(set, computed, budget)?;
+    let shown = &g[..len];
+    Ok(InfiniteReport {
+        set: set.to_string(),
+        values: shown.to_vec(),
+        p_positions: (0..len).filter(|&n| g[n] == 0).collect(),
+        certified: false,
+        observed: observed_arithmetic(&g),
+        computed,
+        max_value: g.iter().copied().max().unwrap_or(0),
+    })
+}
+
+impl fmt::Display for InfiniteReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "set          {}", self.set)?;
+        crate::output::write_values(f, &self.values)?;
+        match self.observed {
+            Some(a) => writeln!(
+                f,
+                "observed     G(n + {}) = G(n) + {} from n = {} over G(0..{}), not proved",
+                a.period, a.saltus, a.preperiod, self.computed
+            )?,
+            None => writeln!(
+                f,
+                "observed     no arithmetic period over G(0..{})",
+                self.computed
+            )?,
+        }
+        write!(
+            f,
+            "largest      {} in G(0..{})",
+            self.max_value, self.computed
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Written from the rule alone: the options of `n` are `G(n - s)` for every member `s <=
+    /// n`, membership tested one number at a time; the mex by search.
+    fn plain(set: &InfiniteSet, len: usize) -> Vec<u32> {
+        let member = |s: usize| match set {
+            InfiniteSet::AllBut(xs) => !xs.contains(&s),
+            InfiniteSet::Squares => (1..=s).take_while(|k| k * k <= s).any(|k| k * k == s),
+            InfiniteSet::Powers(b) => {
+                let mut p = 1;
+                while p < s {
+                    p *= b;
+                }
+                p == s
+            }
+            InfiniteSet::Primes => {
+                s >= 2
+                    && (2..s)
+                        .take_while(|d| d * d <= s)
+                        .all(|d| !s.is_multiple_of(d))
+            }
+        };
+        let mut g: Vec<u32> = Vec::new();
+        for n in 0..len {
+            let options: Vec<u32> = (1..=n).filter(|&s| member(s)).map(|s| g[n - s]).collect();
+            g.push((0..).find(|v| !options.contains(v)).unwrap());
+        }
+        g
+    }
+
+    /// The fast paths equal the plain rule on the named sets and on random all-but sets
+    /// (fresh seed).
+    #[test]
+    fn fast_paths_equal_the_plain_rule() {
+        use rand::{Rng, SeedableRng};
+        let seed = rand::random::<u64>();
+        let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+        let mut sets = vec![
+            InfiniteSet::Squares,
+            InfiniteSet::Primes,
+            InfiniteSet::Powers(2),
+            InfiniteSet::Powers(3),
+            InfiniteSet::all_but("2,3,7").unwrap(),
+            InfiniteSet::all_but("1").unwrap(),
+        ];
+        for _ in 0..20 {
+            let k = rng.random_range(1..=5);
+            let xs: Vec<String> = (0..k)
+                .map(|_| rng.random_range(1..=40usize))
+                .collect::<std::collections::BTreeSet<_>>()
+                .iter()
+                .map(ToString::to_string)
+                .collect();
+            sets.push(InfiniteSet::all_but(&xs.join(",")).unwrap());
+        }
+        for set in sets {
+            let fast = values(&set, 600, Budget::UNLIMITED).unwrap();
+            assert_eq!(fast, plain(&set, 600), "{set} (seed {seed})");
+        }
+    }
+
+    /// OEIS A014586 (subtract-a-square) from its first 101 terms; all-but {2,3,7} is
+    /// arithmetic-periodic with period 4, pre-period 0 and saltus 2 (CGSuite's test game).
+    #[test]
+    fn published_values() {
+        let a014586 = [
+            0, 1, 0, 1, 2, 0, 1, 0, 1, 2, 0, 1, 0, 1, 2, 0, 1, 0, 1, 2, 0, 1, 0, 1, 2, 3, 2, 3, 4,
+            5, 3, 2, 3, 4, 0, 1, 2, 3, 2, 0, 1, 2, 3, 2, 0, 1, 2, 3, 2, 3, 4, 5, 0, 1, 3, 4, 5, 0,
+            1, 3, 4, 5, 0, 1, 3, 0, 1, 0, 1, 2, 4, 3, 0, 1, 5, 6, 2, 3, 4, 5, 6, 2, 3, 4, 5, 0, 1,
+            6, 3, 2, 4, 2, 6, 4, 5, 0, 1, 6, 4,
+        ];
+        let squares = values(&InfiniteSet::Squares, a014586.len(), Budget::UNLIMITED).unwrap();
+        assert_eq!(squares, a014586);
+        let report = describe(
+            &InfiniteSet::all_but("2,3,7").unwrap(),
+            12,
+            1 << 12,
+            Budget::UNLIMITED,
+        )
+        .unwrap();
+        assert_eq!(
+            report.observed,
+            Some(Arithmetic {
+                period: 4,
+                preperiod: 0,
+                saltus: 2
+            })
+        );
+        assert_eq!(report.values, [0, 1, 0, 1, 2, 3, 2, 3, 4, 5, 4, 5]);
+    }
+
+    #[test]
+    fn sets_parse_and_refuse() {
+        for (text, shown) in [
+            ("squares", "squares"),
+            ("primes", "primes"),
+            ("powers:2", "powers:2"),
+            ("all-but:7,2,3", "all-but:2,3,7"),
+        ] {
+            assert_eq!(text.parse::<InfiniteSet>().unwrap().to_string(), shown);
+        }
+        for bad in [
+            "cubes",
+            "powers:1",
+            "powers:x",
+            "all-but:",
+            "all-but:0",
+            "all-but:2,2",
+        ] {
+            assert!(bad.parse::<InfiniteSet>().is_err(), "{bad}");
+        }
+    }
+}
