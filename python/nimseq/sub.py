@@ -30,29 +30,47 @@ def _moves(moves: Moves) -> str:
     return comma_list(moves, "moves", "1,4,7")
 
 
-def values(moves: Moves, n: int, *, mem_budget: Bytes = None) -> np.ndarray:
+def values(
+    moves: Optional[Moves] = None,
+    n: Optional[int] = None,
+    *,
+    all_but: Optional[Moves] = None,
+    mem_budget: Bytes = None,
+) -> np.ndarray:
     """G(0), ..., G(n-1) of the subtraction game with these moves.
 
     Args:
         moves: the subtraction set, as a list of distinct positive integers or as the
-            command line writes it ("3,8,13"); any finite set (up to 64 moves).
+            command line writes it ("3,8,13"); any finite set (up to 64 moves); or an
+            infinite set by name: "squares", "primes", "powers:B" (1, B, B^2, ...).
         n: how many values.
+        all_but: instead of ``moves``, every positive integer but these (a list or "2,3,7").
         mem_budget: most memory the values may take, bytes or a size such as "16G"
             [default: half the machine's memory].
 
     Returns:
-        A NumPy array of the values, ``uint8`` (a value is at most the number of moves).
+        A NumPy array of the values in the smallest unsigned type that holds them (``uint8``
+        for a finite set: a value is at most the number of moves).
 
     Raises:
-        ValueError: a malformed set (``moves must be positive, found 0``), or values over
-            ``mem_budget``.
+        ValueError: a malformed set (``moves must be positive, found 0``), both or neither of
+            ``moves`` and ``all_but``, or values over ``mem_budget``.
 
     Example::
 
         >>> nimseq.sub.values([1, 4, 7], 12)
         array([0, 1, 0, 1, 2, 0, 1, 2, 0, 1, 0, 1], dtype=uint8)
+        >>> nimseq.sub.values("squares", 10)
+        array([0, 1, 0, 1, 2, 0, 1, 0, 1, 2], dtype=uint8)
+        >>> nimseq.sub.values(all_but=[2, 3, 7], n=10)
+        array([0, 1, 0, 1, 2, 3, 2, 3, 4, 5], dtype=uint8)
     """
-    return _nimseq.sub_values(_moves(moves), operator.index(n), mem_budget)
+    if (moves is None) == (all_but is None):
+        raise ValueError("give moves or all_but, one of them")
+    if n is None:
+        raise TypeError("values() needs n, how many values")
+    text = _moves(moves) if all_but is None else "all-but:" + comma_list(all_but, "all_but", "2,3,7")
+    return _nimseq.sub_values(text, operator.index(n), mem_budget)
 
 
 def value(moves: Moves, heaps: Heaps, *, mem_budget: Bytes = None) -> Position:

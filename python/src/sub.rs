@@ -12,6 +12,7 @@ use super::{Bytes, budget, narrow, position_json, refuse, run};
 use nimseq::backend::{BackendChoice, choose};
 use nimseq::output::scan::{Scan, ScanJob};
 use nimseq::position;
+use nimseq::subtraction::infinite::{self, InfiniteSet, SetError};
 use nimseq::subtraction::planes::Planes;
 use nimseq::subtraction::scan::{
     Backend, C_MAX_RANGE, DEFAULT_CHUNK_SIZE, ScanOptions, check_theory,
@@ -27,7 +28,8 @@ fn ruleset(moves: &str) -> PyResult<Ruleset> {
         .map_err(|e| refuse(e.kind.to_string()))
 }
 
-/// `G(0..n)` of `moves`, as the smallest unsigned type that holds them.
+/// `G(0..n)` of `moves`, as the smallest unsigned type that holds them: a finite set
+/// ("1,4,7"), or an infinite one by name ("squares", "primes", "powers:2", "all-but:2,3,7").
 #[pyfunction]
 #[pyo3(signature = (moves, n, mem_budget=None))]
 fn sub_values<'py>(
@@ -36,8 +38,17 @@ fn sub_values<'py>(
     n: usize,
     mem_budget: Option<Bytes>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let set = ruleset(moves)?;
     let budget = budget(mem_budget)?;
+    if moves
+        .trim_start()
+        .starts_with(|c: char| c.is_ascii_alphabetic())
+    {
+        let set: InfiniteSet = moves.parse().map_err(|e: SetError| refuse(e.0))?;
+        let values = run(py, |_| Ok(infinite::values(&set, n, budget)?))?;
+        let max = values.iter().copied().max().unwrap_or(0);
+        return Ok(narrow(py, values, max));
+    }
+    let set = ruleset(moves)?;
     let values = run(py, |_| {
         budget.check(seq::memory(&set, n, n), || format!("{n} values of {set}"))?;
         let mut planes = Planes::default();

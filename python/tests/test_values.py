@@ -29,6 +29,26 @@ def test_sub_values_equal_the_cli(cli, rng):
         assert nimseq.sub.values(text, n).tolist() == want
 
 
+def test_infinite_sets_equal_the_cli(cli, rng):
+    """Named infinite sets and random all-but sets: the values equal the CLI's CSV rows, and
+    subtract-a-square's P-positions begin as OEIS A030193."""
+    excluded = sorted(rng.sample(range(1, 30), rng.randint(1, 4)))
+    for moves, kwargs, argv in [
+        ("squares", {}, ["squares"]),
+        ("primes", {}, ["primes"]),
+        ("powers:3", {}, ["powers:3"]),
+        (None, {"all_but": excluded}, ["--all-but", ",".join(map(str, excluded))]),
+    ]:
+        got = nimseq.sub.values(moves, 500, **kwargs)
+        rows = cli("sub", "seq", *argv, "--len", 500, "--max-len", 1000, "--format", "csv")
+        want = [int(line.split(",")[1]) for line in rows.splitlines()[1:]]
+        assert got.tolist() == want, (moves, kwargs)
+    zeros = np.flatnonzero(nimseq.sub.values("squares", 60) == 0).tolist()
+    assert zeros == [0, 2, 5, 7, 10, 12, 15, 17, 20, 22, 34, 39, 44, 52, 57]
+    with pytest.raises(ValueError, match="one of them"):
+        nimseq.sub.values([1, 2], 5, all_but=[3])
+
+
 def test_sub_period_equals_the_cli(cli, rng):
     sets = [[1, 4, 7], [3, 8, 15], [143, 148, 292]]
     sets += [sorted(rng.sample(range(1, 80), 3)) for _ in range(30)]
