@@ -11,8 +11,7 @@ use rayon::prelude::*;
 
 use super::forest::Status;
 use super::spider::{
-    IN, LegMove, MAX_LEGS, OUT, STAR, SpiderTable, UNKNOWN, degenerate, for_each_option,
-    mex_of_options,
+    IN, LegMove, MAX_LEGS, OUT, STAR, SpiderTable, degenerate, for_each_option, mex_of_options,
 };
 
 /// The work of one spider's fill: the states it values and the option values it reads.
@@ -25,7 +24,7 @@ pub struct SpiderWork {
 impl SpiderWork {
     /// The work for `S(legs)`. Each set of detached legs (none: centre n; some: centre i or
     /// o) with two or more legs attached (fewer is a closed form) takes every combination of
-    /// the attached legs' codes ([`leg_codes`] but 0). Saturates past `u64`.
+    /// the attached legs' codes (all a leg takes but the detached 0). Saturates past `u64`.
     pub fn of(legs: &[usize]) -> Self {
         let k = legs.len();
         let (mut states, mut options) = (0u128, 0u128);
@@ -79,15 +78,6 @@ fn options_of(code: u16) -> u64 {
     }
 }
 
-/// The value of a state whose options are all stored.
-fn stored(table: &SpiderTable, s: Status, codes: &[u16]) -> u16 {
-    degenerate(s, codes).unwrap_or_else(|| {
-        let g = table.values[table.index(s, codes)].load(Relaxed);
-        debug_assert_ne!(g, UNKNOWN, "{s:?} {codes:?} before its options");
-        g
-    })
-}
-
 /// Values the states of one leg-code tuple (centre n if every leg is attached, else i and
 /// o) from their options; returns the option values read.
 fn value_states(table: &SpiderTable, codes: &[u16]) -> u64 {
@@ -101,8 +91,8 @@ fn value_states(table: &SpiderTable, codes: &[u16]) -> u64 {
         if degenerate(s, codes).is_some() {
             continue;
         }
-        let g = mex_of_options(s, codes, false, |s2, next| stored(table, s2, next));
-        table.values[table.index(s, codes)].store(g, Relaxed);
+        let g = mex_of_options(s, codes, false, |s2, next| table.stored(s2, next));
+        table.store_slots(s, codes, g);
         read += codes.iter().map(|&c| options_of(c)).sum::<u64>();
     }
     read
@@ -184,13 +174,13 @@ pub fn spider_and_first_moves(
         progress(read.into_inner());
     }
     let root: Vec<u16> = legs.iter().map(|&x| 3 * x as u16 + STAR).collect();
-    let g = stored(&table, Status::N, &root);
+    let g = table.stored(Status::N, &root);
     let mut moves = Vec::new();
     for_each_option(
         Status::N,
         &root,
         false,
-        |s2, next| stored(&table, s2, next),
+        |s2, next| table.stored(s2, next),
         |mv, g| moves.push((mv, g)),
     );
     Ok((g, moves))

@@ -28,7 +28,7 @@ pub(super) const IN: u16 = 1;
 pub(super) const OUT: u16 = 2;
 
 /// Not yet computed.
-pub(super) const UNKNOWN: u16 = u16::MAX;
+const UNKNOWN: u16 = u16::MAX;
 
 /// Longest leg a table takes: codes `3h + 2` fit a `u16`, and so does every value (a mex is at
 /// most the number of options, two per unit of attached length: below 60,000 for three legs).
@@ -80,7 +80,7 @@ pub struct SpiderTable {
     indexing: Indexing,
     /// Atomic so a wavefront's states are stored from all cores in place (relaxed loads and
     /// stores are plain moves; a wavefront only reads lower ones).
-    pub(super) values: Vec<AtomicU16>,
+    values: Vec<AtomicU16>,
 }
 
 impl SpiderTable {
@@ -133,7 +133,7 @@ impl SpiderTable {
     }
 
     /// Where a state is (codes sorted in multiset mode).
-    pub(super) fn index(&self, s: Status, codes: &[u16]) -> usize {
+    fn index(&self, s: Status, codes: &[u16]) -> usize {
         let per_status = self.values.len() / 3;
         let rank: u64 = match &self.indexing {
             Indexing::Multiset(rows) => return rows.index(s, codes),
@@ -148,6 +148,23 @@ impl SpiderTable {
             _ => 2,
         };
         block * per_status + rank as usize
+    }
+
+    /// The value of a state whose value is stored, or a closed form (a fill's lookup of an
+    /// option, always of a lower wavefront).
+    pub(super) fn stored(&self, s: Status, codes: &[u16]) -> u16 {
+        degenerate(s, codes).unwrap_or_else(|| {
+            let g = self.values[self.index(s, codes)].load(Relaxed);
+            debug_assert_ne!(g, UNKNOWN, "{s:?} {codes:?} before its options");
+            g
+        })
+    }
+
+    /// Stores the value of a state of a slot table (a multiset table stores a state once per
+    /// distinct leg: [`Rows::store`]).
+    pub(super) fn store_slots(&self, s: Status, codes: &[u16], g: u16) {
+        debug_assert!(matches!(self.indexing, Indexing::Slots { .. }));
+        self.values[self.index(s, codes)].store(g, Relaxed);
     }
 
     /// `g(S(x_1, ..., x_k))` (each leg at most `h_max`).
@@ -528,9 +545,7 @@ impl Rows {
                 if h == 1 && phi != STAR && delta != phi {
                     continue;
                 }
-                let s2 = times(s, delta);
-                let g = degenerate(s2, detached)
-                    .unwrap_or_else(|| table.values[self.index(s2, detached)].load(Relaxed));
+                let g = table.stored(times(s, delta), detached);
                 seen.insert(u32::from(rho(h - 1, delta, phi) ^ g));
             }
             // j >= 2: the leg's code becomes 3(j - 1) + delta, an entry of the same row.
