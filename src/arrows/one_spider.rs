@@ -11,8 +11,9 @@ use rayon::prelude::*;
 
 use super::forest::Status;
 use super::spider::{
-    IN, LegMove, MAX_LEGS, OUT, STAR, SpiderTable, degenerate, for_each_option, mex_of_options,
+    IN, LegMove, MAX_LEGS, OUT, STAR, SpiderTable, degenerate, for_each_option, offer_leg,
 };
+use crate::mex::MexSet;
 
 /// The work of one spider's fill: the states it values and the option values it reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -78,6 +79,30 @@ fn options_of(code: u16) -> u64 {
     }
 }
 
+/// The mex over the options of a state of the slot table whose options are stored: each
+/// attached leg's options read along its row.
+fn mex(table: &SpiderTable, s: Status, codes: &[u16]) -> u16 {
+    let mut seen = MexSet::default();
+    let mut detached = [0u16; MAX_LEGS];
+    let detached = &mut detached[..codes.len()];
+    for (slot, &c) in codes.iter().enumerate() {
+        if c == 0 {
+            continue;
+        }
+        detached.copy_from_slice(codes);
+        detached[slot] = 0;
+        let detached = &*detached;
+        offer_leg(
+            &mut seen,
+            s,
+            c,
+            |s2| table.stored(s2, detached),
+            table.slot_row(s, codes, slot),
+        );
+    }
+    seen.mex() as u16
+}
+
 /// Values the states of one leg-code tuple (centre n if every leg is attached, else i and
 /// o) from their options; returns the option values read.
 fn value_states(table: &SpiderTable, codes: &[u16]) -> u64 {
@@ -91,8 +116,7 @@ fn value_states(table: &SpiderTable, codes: &[u16]) -> u64 {
         if degenerate(s, codes).is_some() {
             continue;
         }
-        let g = mex_of_options(s, codes, false, |s2, next| table.stored(s2, next));
-        table.store_slots(s, codes, g);
+        table.store_slots(s, codes, mex(table, s, codes));
         read += codes.iter().map(|&c| options_of(c)).sum::<u64>();
     }
     read

@@ -160,6 +160,25 @@ impl SpiderTable {
         })
     }
 
+    /// A slot table's entries for the state `(s; codes)` as leg `slot`'s code varies:
+    /// `code -> value`, one stride apart (the options on that leg that keep it attached).
+    pub(super) fn slot_row(
+        &self,
+        s: Status,
+        codes: &[u16],
+        slot: usize,
+    ) -> impl Fn(u16) -> u16 + '_ {
+        let Indexing::Slots { radix } = &self.indexing else {
+            panic!("rows of slots are for slot tables");
+        };
+        let stride: u64 = radix[slot + 1..].iter().product();
+        let mut key = [0u16; MAX_LEGS];
+        key[..codes.len()].copy_from_slice(codes);
+        key[slot] = 0;
+        let base = self.index(s, &key[..codes.len()]);
+        move |code| self.values[base + (u64::from(code) * stride) as usize].load(Relaxed)
+    }
+
     /// Stores the value of a state of a slot table (a multiset table stores a state once per
     /// distinct leg: [`Rows::store`]).
     pub(super) fn store_slots(&self, s: Status, codes: &[u16], g: u16) {
@@ -535,32 +554,49 @@ impl Rows {
         let mut seen = MexSet::default();
         Self::each_leg(codes, |slot, detached| {
             let c = codes[slot];
-            if c == 0 {
-                return;
-            }
-            let (h, phi) = (c / 3, c % 3);
-            let others = &detached[1..];
-            // j = 1: the leg detaches and the centre gains an arc.
-            for delta in [IN, OUT] {
-                if h == 1 && phi != STAR && delta != phi {
-                    continue;
-                }
-                let g = table.stored(times(s, delta), detached);
-                seen.insert(u32::from(rho(h - 1, delta, phi) ^ g));
-            }
-            // j >= 2: the leg's code becomes 3(j - 1) + delta, an entry of the same row.
-            let row = &table.values[self.row(s, others)..][..self.width];
-            for j in 2..=h {
-                for delta in [IN, OUT] {
-                    if j == h && phi != STAR && delta != phi {
-                        continue;
-                    }
-                    let g = row[usize::from(3 * (j - 1) + delta)].load(Relaxed);
-                    seen.insert(u32::from(rho(h - j, delta, phi) ^ g));
-                }
+            if c != 0 {
+                let row = &table.values[self.row(s, &detached[1..])..][..self.width];
+                offer_leg(
+                    &mut seen,
+                    s,
+                    c,
+                    |s2| table.stored(s2, detached),
+                    |code| row[usize::from(code)].load(Relaxed),
+                );
             }
         });
         seen.mex() as u16
+    }
+}
+
+/// Offers the options on one attached leg of code `c` in a state of status `s` (Proposition
+/// 6.1) to `seen`: `detach(s2)` values the state after the leg detaches (j = 1, the centre
+/// then of status `s2`); `entry(code)` the state with the leg's code `3(j - 1) + delta`
+/// instead (j >= 2: the same status, one row of the table, read in order).
+#[inline]
+pub(super) fn offer_leg(
+    seen: &mut MexSet,
+    s: Status,
+    c: u16,
+    detach: impl Fn(Status) -> u16,
+    entry: impl Fn(u16) -> u16,
+) {
+    let (h, phi) = (c / 3, c % 3);
+    for delta in [IN, OUT] {
+        if h == 1 && phi != STAR && delta != phi {
+            continue;
+        }
+        seen.insert(u32::from(rho(h - 1, delta, phi) ^ detach(times(s, delta))));
+    }
+    for j in 2..=h {
+        for delta in [IN, OUT] {
+            if j == h && phi != STAR && delta != phi {
+                continue;
+            }
+            seen.insert(u32::from(
+                rho(h - j, delta, phi) ^ entry(3 * (j - 1) + delta),
+            ));
+        }
     }
 }
 
