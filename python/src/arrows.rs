@@ -4,7 +4,7 @@ use pyo3::prelude::*;
 
 use super::{Bytes, budget, refuse, run};
 use nimseq::arrows::Tree;
-use nimseq::arrows::value::{Solver, describe};
+use nimseq::arrows::value::{Solver, describe_with_bar};
 use nimseq::backend::BackendChoice;
 
 /// The value of one tree, in any of the command line's notations.
@@ -31,7 +31,7 @@ fn arrows_value(
     let budget = budget(mem_budget)?;
     run(py, |stop| {
         let solver = Solver::for_tree(&tree, choice == BackendChoice::Reference, budget)?;
-        Ok(describe(&tree, solver, Some(stop), |_| ())?.g)
+        Ok(describe_with_bar(&tree, solver, Some(stop))?.g)
     })
 }
 

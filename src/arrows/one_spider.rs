@@ -111,13 +111,14 @@ fn value_states(table: &SpiderTable, codes: &[u16]) -> u64 {
     } else {
         &[Status::N]
     };
+    let options: u64 = codes.iter().map(|&c| options_of(c)).sum();
     let mut read = 0;
     for &s in statuses {
         if degenerate(s, codes).is_some() {
             continue;
         }
         table.store_slots(s, codes, mex(table, s, codes));
-        read += codes.iter().map(|&c| options_of(c)).sum::<u64>();
+        read += options;
     }
     read
 }

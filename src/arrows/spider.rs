@@ -647,7 +647,7 @@ pub(super) fn degenerate(s: Status, codes: &[u16]) -> Option<u16> {
 /// The mex over the options of a non-degenerate state (Proposition 6.1); `value(s', L')` values
 /// a successor, its codes in slot order. `skip_equal`: equal neighbouring codes are the same leg
 /// (sorted multiset states), so their options are taken once.
-pub(super) fn mex_of_options(
+fn mex_of_options(
     s: Status,
     codes: &[u16],
     skip_equal: bool,

@@ -7,6 +7,7 @@ use std::sync::atomic::AtomicBool;
 use std::sync::atomic::Ordering::Relaxed;
 use std::time::Duration;
 
+use indicatif::ProgressBar;
 use serde::Serialize;
 
 use super::forest::{Canonical, Forest, NormalForm};
@@ -15,6 +16,7 @@ use super::reference::{Reference, ReferenceError};
 use super::spider::{SpiderTable, fits_slots};
 use super::tree::Tree;
 use crate::memory::{Budget, OverBudget};
+use crate::output::progress_bar;
 
 /// One first move and the value of the position it leaves.
 #[derive(Clone, Debug, Serialize)]
@@ -92,13 +94,13 @@ impl Solver {
 }
 
 /// Values `tree` and its first moves with `solver`. Once `stop` is set the search ends soon
-/// with [`ReferenceError::Interrupted`]; spider states pass `progress` the option values read
-/// as they go ([`SpiderWork::options`] in all).
+/// with [`ReferenceError::Interrupted`]; spider states count on `bar` the option values read,
+/// of [`SpiderWork::options`] known up front.
 pub fn describe(
     tree: &Tree,
     solver: Solver,
     stop: Option<&AtomicBool>,
-    progress: impl FnMut(u64),
+    bar: &ProgressBar,
 ) -> Result<ArrowsReport, ReferenceError> {
     let m = tree.markable().len();
     let stopped = || stop.is_some_and(|s| s.load(Relaxed));
@@ -154,7 +156,8 @@ pub fn describe(
                 work.states,
                 work.options
             );
-            let (g, options) = spider_and_first_moves(&lengths, stop, progress)
+            bar.set_length(work.options);
+            let (g, options) = spider_and_first_moves(&lengths, stop, |read| bar.inc(read))
                 .map_err(|Stopped| ReferenceError::Interrupted)?;
             // Each leg move as the edge it orients, listed in the normal form's order.
             let by_edge: HashMap<(usize, usize), u32> = options
@@ -187,6 +190,19 @@ pub fn describe(
         pieces,
         first_moves,
     })
+}
+
+/// [`describe`] with a progress bar on stderr (drawn on a terminal only, and only by spider
+/// states), cleared when it ends: how the command line and the Python binding call it.
+pub fn describe_with_bar(
+    tree: &Tree,
+    solver: Solver,
+    stop: Option<&AtomicBool>,
+) -> Result<ArrowsReport, ReferenceError> {
+    let bar = progress_bar(0, "option values");
+    let report = describe(tree, solver, stop, &bar);
+    bar.finish_and_clear();
+    report
 }
 
 /// How often a watch on a normal-form search looks at its stop flag.
@@ -288,7 +304,7 @@ mod tests {
                 budget: Budget::new(1024),
             },
             None,
-            |_| (),
+            &ProgressBar::hidden(),
         )
         .unwrap_err();
         assert!(
@@ -301,7 +317,7 @@ mod tests {
                 budget: Budget::UNLIMITED,
             },
             None,
-            |_| (),
+            &ProgressBar::hidden(),
         )
         .unwrap();
         assert_eq!(full.g, 0);
@@ -330,10 +346,10 @@ mod tests {
                     budget: Budget::UNLIMITED,
                 },
                 None,
-                |_| (),
+                &ProgressBar::hidden(),
             )
             .unwrap();
-            let ss = describe(&tree, Solver::SpiderStates, None, |_| ()).unwrap();
+            let ss = describe(&tree, Solver::SpiderStates, None, &ProgressBar::hidden()).unwrap();
             let values = |r: &ArrowsReport| {
                 let moves: Vec<_> = r
                     .first_moves
@@ -347,7 +363,7 @@ mod tests {
         }
         // Legs X, Y, Z (1, 3, 7 markable edges); `out` and `in` have equal values.
         let tree = Tree::spider(&[1, 3, 7]).unwrap();
-        let report = describe(&tree, Solver::SpiderStates, None, |_| ()).unwrap();
+        let report = describe(&tree, Solver::SpiderStates, None, &ProgressBar::hidden()).unwrap();
         let out: Vec<u32> = report
             .first_moves
             .iter()

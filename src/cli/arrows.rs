@@ -3,20 +3,17 @@
 use std::io::{self, Write};
 
 use anyhow::Result;
-use indicatif::ProgressBar;
 
 use super::arrows_args::{ArrowsCensusArgs, ArrowsCommand, ArrowsSpidersArgs};
 use super::backend::choose_for_checkpoint;
 use super::flags::{CpuChoice, SeriesLayout, TableFormat};
 use super::print;
 use nimseq::InputError;
-use nimseq::arrows::Tree;
 use nimseq::arrows::census::{self, Valuer, census, count_trees};
 use nimseq::arrows::forest::NormalForm;
-use nimseq::arrows::one_spider::SpiderWork;
 use nimseq::arrows::spider::{self, SpiderTable, family, family_behaviour, on_deep_stack};
 use nimseq::arrows::spider_gpu::{SpiderFill, SpiderGpu};
-use nimseq::arrows::value::{Solver, describe};
+use nimseq::arrows::value::{Solver, describe_with_bar};
 use nimseq::backend::Chosen;
 
 pub fn run(command: ArrowsCommand) -> Result<()> {
@@ -40,17 +37,7 @@ pub fn run(command: ArrowsCommand) -> Result<()> {
         ArrowsCommand::Value(args) => {
             let reference = args.backend == CpuChoice::Reference;
             let solver = Solver::for_tree(&args.tree, reference, args.memory.budget())?;
-            // Spider states know their work up front: a bar over the option values to read.
-            let bar = args
-                .tree
-                .spider_legs()
-                .filter(|_| solver == Solver::SpiderStates)
-                .map(|legs| SpiderWork::of(&Tree::leg_lengths(&legs)).options)
-                .map(|options| nimseq::output::progress_bar(options, "option values"));
-            let report = describe(&args.tree, solver, None, |read| {
-                bar.iter().for_each(|bar| bar.inc(read))
-            })?;
-            bar.iter().for_each(ProgressBar::finish_and_clear);
+            let report = describe_with_bar(&args.tree, solver, None)?;
             print::report(&report, args.format)
         }
     }
