@@ -280,6 +280,11 @@ pub fn time_octal(
 pub fn time_ogsolve(peer: &Path, codes: &[OctalCode], n_max: usize) -> io::Result<BenchRow> {
     let start = Instant::now();
     let mut line = Vec::new();
+    if let Some(code) = codes.iter().find(|c| !c.is_octal()) {
+        return Err(io::Error::other(format!(
+            "ogsolve reads octal codes only (digits 0 to 7, no '!'): {code}"
+        )));
+    }
     for code in codes {
         let out = Command::new(peer)
             .arg(code.ascii())

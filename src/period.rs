@@ -212,6 +212,15 @@ pub enum Window {
     /// A code without one: `[n0, n0 + t)`, since each value past `t` is the same function of
     /// the `t` before it.
     LastT { t: usize },
+    /// A code whose moves leave up to `heaps` heaps (three, or two with `!`): Guy and Smith's
+    /// proof with the largest heap moved by `p`, `[n0, k n0 + (k - 1) p + t)` for `k = heaps`,
+    /// or `[n0, k n0 + (k^2 - 1) p + t)` when some heaps must be pairwise unequal; `n0 = 0`
+    /// takes the window of `n0 = 1` (docs/octal.md, "Periods of hexadecimal codes").
+    Heaps {
+        t: usize,
+        heaps: usize,
+        unequal: bool,
+    },
 }
 
 impl Window {
@@ -220,6 +229,7 @@ impl Window {
         match self {
             Window::GuySmith { .. } => "guy-smith",
             Window::LastT { .. } => "last-t",
+            Window::Heaps { .. } => "heaps",
         }
     }
 
@@ -228,13 +238,24 @@ impl Window {
         match *self {
             Window::GuySmith { t } => (2, p + t),
             Window::LastT { t } => (1, t),
+            Window::Heaps { t, heaps, unequal } => {
+                let shifts = if unequal {
+                    heaps * heaps - 1
+                } else {
+                    heaps - 1
+                };
+                (heaps, shifts * p + t)
+            }
         }
     }
 
     /// The end of the window that proves `p` from `n0`.
     pub fn end(&self, n0: usize, p: usize) -> usize {
         let (slope, rest) = self.slope_and_rest(p);
-        slope * n0 + rest + usize::from(n0 == 0)
+        match self {
+            Window::Heaps { .. } => slope * n0.max(1) + rest,
+            _ => slope * n0 + rest + usize::from(n0 == 0),
+        }
     }
 
     /// The largest `n0` whose window for `p` lies inside a prefix of `len` values (it needs
@@ -243,6 +264,10 @@ impl Window {
     fn latest_start(&self, p: usize, len: usize) -> Option<usize> {
         let (slope, rest) = self.slope_and_rest(p);
         let room = len.checked_sub(p + rest)?;
+        if let Window::Heaps { .. } = self {
+            // Every n0 needs slope * max(n0, 1) <= room.
+            return (room >= slope).then_some(room / slope);
+        }
         // n0 >= 1 needs slope * n0 <= room; n0 = 0 needs room >= 1.
         match room {
             0 => None,
@@ -321,8 +346,8 @@ pub const OBSERVED_REPEATS: usize = 3;
 /// [`OBSERVED_REPEATS`] periods and over a stretch at least as long as the pre-period (a few
 /// equal values at the end of a long irregular start are no evidence). Observed in the range,
 /// not proven.
-pub fn observed<T: PartialEq>(seq: &[T]) -> Option<Period> {
-    let len = seq.len();
+pub fn observed<S: ShiftCompare + ?Sized>(seq: &S) -> Option<Period> {
+    let len = seq.known_len();
     (1..=len / OBSERVED_REPEATS)
         .filter_map(|p| {
             let q = seq.last_mismatch(0, len - p, p).map_or(0, |x| x + 1);
@@ -333,6 +358,58 @@ pub fn observed<T: PartialEq>(seq: &[T]) -> Option<Period> {
             })
         })
         .min_by_key(|o| (o.period + o.preperiod, o.period))
+}
+
+/// An arithmetic period `G(n + p) = G(n) + s` for `n >= q`, observed over the values (as
+/// [`observed`] sees a period: at least three periods and a stretch as long as `q`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Arithmetic {
+    pub period: usize,
+    pub preperiod: usize,
+    pub saltus: u32,
+}
+
+/// `G(n + p) = G(n) + s from n = q`, as reports write it.
+impl std::fmt::Display for Arithmetic {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "G(n + {}) = G(n) + {} from n = {}",
+            self.period, self.saltus, self.preperiod
+        )
+    }
+}
+
+/// The differences `G(n + 1) - G(n)` of values, compared without being stored.
+struct Steps<'a>(&'a [u32]);
+
+impl Steps<'_> {
+    fn at(&self, x: usize) -> i64 {
+        i64::from(self.0[x + 1]) - i64::from(self.0[x])
+    }
+}
+
+impl ShiftCompare for Steps<'_> {
+    fn known_len(&self) -> usize {
+        self.0.len().saturating_sub(1)
+    }
+
+    fn last_mismatch(&self, lo: usize, hi: usize, shift: usize) -> Option<usize> {
+        (lo..hi).rev().find(|&x| self.at(x) != self.at(x + shift))
+    }
+}
+
+/// The arithmetic period `values` show, if any: `G(n + p) - G(n) = s` from `q` on is the
+/// differences `G(n + 1) - G(n)` having period `p` from `q` on; `s` is then `G(q + p) - G(q)`
+/// (never negative: values that fall for good are no game's).
+pub fn observed_arithmetic(values: &[u32]) -> Option<Arithmetic> {
+    let Period { period, preperiod } = observed(&Steps(values))?;
+    let saltus = values[preperiod + period].checked_sub(values[preperiod])?;
+    Some(Arithmetic {
+        period,
+        preperiod,
+        saltus,
+    })
 }
 
 /// The least divisor of `p` that `matches`, given that `p` matches and that the matching divisors
@@ -570,7 +647,7 @@ mod tests {
             .map(|n| u8::from(![0, 2, 3, 6, 9].contains(&(n % 10))))
             .collect();
         assert_eq!(
-            observed(&seq),
+            observed(&seq[..]),
             Some(Period {
                 period: 10,
                 preperiod: 0
@@ -579,22 +656,22 @@ mod tests {
         let mut tail = vec![7, 7, 5];
         tail.extend([1, 2, 3].repeat(4));
         assert_eq!(
-            observed(&tail),
+            observed(&tail[..]),
             Some(Period {
                 period: 3,
                 preperiod: 3
             })
         );
         // Two repeats are not enough.
-        assert_eq!(observed(&[4, 1, 2, 3, 1, 2, 3]), None);
+        assert_eq!(observed(&[4, 1, 2, 3, 1, 2, 3][..]), None);
         // Nor five equal values after twenty that show no period (G((l)) of k = 3 to l = 24:
         // G((25)) = 1 breaks the run of zeros).
         let mut late: Vec<u8> = (0..20).map(|n| (n * 7 % 5) as u8 + 1).collect();
         late.extend([0; 5]);
-        assert_eq!(observed(&late), None);
+        assert_eq!(observed(&late[..]), None);
         late.extend([0; 15]);
         assert_eq!(
-            observed(&late),
+            observed(&late[..]),
             Some(Period {
                 period: 1,
                 preperiod: 20

@@ -30,6 +30,7 @@ mod slurm;
 mod subtraction_cli;
 mod subtraction_theory;
 mod subtraction_values;
+mod take_break;
 
 fn main() {
     // SAFETY: the first thing main does, before any thread exists.
@@ -51,6 +52,7 @@ fn main() {
         subtraction_cli::trials(),
         subtraction_theory::trials(),
         subtraction_values::trials(),
+        take_break::trials(),
     ]
     .into_iter()
     .flatten()

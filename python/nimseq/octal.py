@@ -1,4 +1,5 @@
-"""Octal games (take-and-break) ``d0.d1d2...dt``: Kayles ``0.77``, Treblecross ``0.007``, ...
+"""Take-and-break games ``d0.d1d2...dt``: Kayles ``0.77``, Treblecross ``0.007``, Grundy's game
+``4!.0``, hexadecimal codes such as ``0.3F``, ...
 
 The Python face of ``nimseq octal``: :func:`values` (``octal stats``' values), :func:`period`
 (``octal seq``'s certified period) and :func:`scan` (``octal scan``).
@@ -25,9 +26,11 @@ def values(code: str, n: int, *, mem_budget: Bytes = None) -> np.ndarray:
     """G(0), ..., G(n-1) of the octal game ``code``.
 
     Args:
-        code: the code d0.d1d2...dt as a string: d0 is 0 or 4, the digits 0 to 7 (e.g.
-            "0.77", "0.007", "4.07", or in Winning Ways' notation "·77", "4·07", the form
-            nimseq writes codes in).
+        code: the code d0.d1d2...dt as a string: d0 is 0 or 4 (or 8, C), the digits 0 to 7
+            for an octal game (e.g. "0.77", "0.007", "4.07", or in Winning Ways' notation
+            "·77", "4·07", the form nimseq writes codes in), up to F for moves that leave
+            three heaps ("0.3F"), a "!" after a digit for pairwise unequal heaps (Grundy's
+            game, "4!.0").
         n: how many values.
         mem_budget: most memory the values may take [default: half the machine's memory].
 
@@ -80,8 +83,12 @@ class Certificate:
         preperiod: the pre-period n0: G(n + p) = G(n) for every n >= n0, and n0 is least.
         window: ``(from, to)``: G(n + p) = G(n) was checked for n in [from, to), which
             proves it for all n >= from.
-        window_kind: "guy-smith" (a code whose moves split heaps: the window 2 n0 + p + t)
-            or "last-t" (no move splits a heap).
+        window_kind: "guy-smith" (a code whose moves split heaps in two: the window
+            2 n0 + p + t), "heaps" (moves that leave three heaps, or two unequal ones: the
+            general window of docs/octal.md) or "last-t" (no move splits a heap).
+        observed: where no period was proved, ``(p, q, s)``: the arithmetic period
+            G(n + p) = G(n) + s for n >= q that the values computed show, observed and not
+            proved; ``None`` if they show none (or a period was proved).
         computed: the values computed, G(0..computed).
         timed_out: whether ``max_time`` ended the search.
         max_value: the largest value computed.
@@ -95,6 +102,7 @@ class Certificate:
     preperiod: Optional[int]
     window: Optional[Tuple[int, int]]
     window_kind: Optional[str]
+    observed: Optional[Tuple[int, int, int]]
     computed: int
     timed_out: bool
     max_value: int

@@ -95,6 +95,8 @@ fn octal_period<'py>(
             }
         }
     }
+    let observed = report.observed.map(|a| (a.period, a.preperiod, a.saltus));
+    d.set_item("observed", observed)?;
     d.set_item("computed", report.computed)?;
     d.set_item("timed_out", report.timed_out)?;
     d.set_item("max_value", report.max_value)?;

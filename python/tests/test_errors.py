@@ -32,7 +32,7 @@ CASES = [
      ["sub", "scan", "--c-max", "3000", "--mem-budget", "1M"]),
     (lambda: nimseq.sub.values([1, 2], 10, mem_budget="lots"),
      ["sub", "seq", "1,2", "--mem-budget", "lots"]),
-    (lambda: nimseq.octal.values("0.8", 10), ["octal", "seq", "0.8"]),
+    (lambda: nimseq.octal.values("0.G", 10), ["octal", "seq", "0.G"]),
     (lambda: nimseq.octal.period("1.07"), ["octal", "seq", "1.07"]),
     # The values handed back count too: the command line's equivalent shows them.
     (lambda: nimseq.octal.values("0.007", 1 << 20, mem_budget="1K"),

@@ -78,6 +78,8 @@ def test_octal_values_and_periods_equal_the_cli(cli, rng):
     codes = ["0.77", "0.007", "0.137", "4.07", "0.7003"]
     codes += ["0." + "".join(rng.choice("01234567") for _ in range(2)) + rng.choice("1234567")
               for _ in range(8)]
+    # Hexadecimal digits (three heaps) and "!" (unequal heaps): Grundy's game, 0.3F, 0.77!.
+    codes += ["4!.0", "0.3F", "0.77!", "0.F5!"]
     for code in codes:
         # Bounded by length alone, never by time, so that both stop at the same place.
         flags = ["--len", 300, "--max-len", 1 << 14, "--max-time", 0, "--format", "json"]
@@ -93,6 +95,10 @@ def test_octal_values_and_periods_equal_the_cli(cli, rng):
             assert (c.period, c.preperiod, c.window, c.window_kind) == (
                 cert["period"], cert["preperiod"], (cert["from"], cert["to"]), cert["window"]
             ), code
+        seen = want["observed"]
+        assert c.observed == (seen and (seen["period"], seen["preperiod"], seen["saltus"])), code
+    # 0.3F's values grow: G(n + 6) = G(n) + 3 from n = 0, observed, not proved.
+    assert nimseq.octal.period("0.3F", max_len=4096, max_time=0).observed == (6, 0, 3)
 
 
 def test_kayles_is_the_published_sequence():

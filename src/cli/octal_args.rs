@@ -31,7 +31,8 @@ pub(super) fn parse_code(s: &str) -> Result<OctalCode, String> {
 #[derive(Args, Debug)]
 pub struct OctalSeqArgs {
     /// The code d0.d1d2...dt: d0 is 0 or 4 (or left out: .77), the digits 0 to 7 (e.g. 0.77,
-    /// 0.007, 4.07).
+    /// 0.007, 4.07); hexadecimal digits leave up to three heaps (0.3F, d0 may be 8 or C), and
+    /// a '!' after a digit makes its heaps pairwise unequal (Grundy's game: 4!.0).
     #[arg(value_parser = parse_code, allow_hyphen_values = true)]
     pub code: OctalCode,
     /// How many values to print.

@@ -195,7 +195,7 @@ pub struct Series {
 impl Series {
     /// The series of `name = key` (`k = 3`, `a = 2`).
     pub fn new(name: &str, key: usize, values: Vec<u8>) -> Self {
-        let observed = observed(&values);
+        let observed = observed(&values[..]);
         Series {
             label: format!("{name}={key}"),
             key,

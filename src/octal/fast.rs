@@ -116,6 +116,13 @@ pub struct Engine {
     takes: Vec<(usize, bool, bool)>,
     /// The indices of the digits with a 4-bit.
     splits: Vec<usize>,
+    /// Whether each of `splits` has a `!`: its heaps are unequal, so its split in two equal
+    /// halves (value 0) is no move.
+    unequal: Vec<bool>,
+    /// For a code with a `!`: the sums `a + b` of two rare sizes `a < b` of equal value (whose
+    /// split offers 0), one bit each, and the rare sizes of each value, to find them. The
+    /// batch's bitsets count a rare size's equal halves too, so bit 0 is found again here.
+    zero_sums: Option<ZeroSums>,
     /// Whether the position split is exact for this code (its one splitting digit is `t`).
     position_allowed: bool,
     split: Split,
@@ -174,12 +181,16 @@ impl Engine {
             .map(|i| (i, digits[i] & 1 != 0, digits[i] & 2 != 0))
             .collect();
         let splits = code.split_indices();
+        let unequal: Vec<bool> = splits.iter().map(|&i| code.unequal(i)).collect();
+        let zero_sums = unequal.contains(&true).then(ZeroSums::default);
         let position_allowed = code.splits_only_last();
         let mut engine = Engine {
             code: code.to_string(),
             t,
             takes,
             splits,
+            unequal,
+            zero_sums,
             position_allowed,
             split: FIRST_SPLIT.0,
             mask: FIRST_SPLIT.1,
@@ -393,6 +404,9 @@ impl Engine {
         if self.parity(v) == self.rare_parity(n) {
             self.rare_pos.push(n as u32);
             self.rare_val.push(v);
+            if let Some(zero) = &mut self.zero_sums {
+                zero.add(n, v);
+            }
         }
         if v >= self.max {
             self.max = v;
@@ -420,6 +434,20 @@ impl Engine {
         self.open.extend_from_slice(lane);
         // A value past the batch's span is offered by no split of values from before it.
         self.open.resize(words, !0);
+        if let Some(zero) = &self.zero_sums {
+            // 0 again, from the splits that offer it but a `!` digit's equal halves: the
+            // pairs of rare sizes (an equal value means an equal class), and the equal
+            // halves of a digit without `!`. Common pairs are the scan's.
+            self.open[0] |= 1;
+            for (&i, &unequal) in self.splits.iter().zip(&self.unequal) {
+                let Some(left) = n.checked_sub(i).filter(|&left| left >= 2) else {
+                    continue;
+                };
+                if zero.has(left) || (!unequal && left.is_multiple_of(2)) {
+                    clear(&mut self.open, 0);
+                }
+            }
+        }
         for &(i, nothing, one) in &self.takes {
             if i > n {
                 break;
@@ -439,7 +467,7 @@ impl Engine {
         let small = self.rare_pos.partition_point(|&s| s == 0)
             ..self.rare_pos.partition_point(|&s| (s as usize) < small);
         let recent = self.rare_pos.partition_point(|&s| (s as usize) < cut);
-        for &i in &self.splits {
+        for (&i, &unequal) in self.splits.iter().zip(&self.unequal) {
             if n < i + 2 {
                 continue;
             }
@@ -447,7 +475,7 @@ impl Engine {
             let end = self.rare_pos.partition_point(|&s| (s as usize) < left);
             for k in small.clone().chain(recent..end) {
                 let s = self.rare_pos[k] as usize;
-                if s < left {
+                if s < left && !(unequal && 2 * s == left) {
                     clear(&mut self.open, self.rare_val[k] ^ self.g[left - s]);
                 }
             }
@@ -473,18 +501,22 @@ impl Engine {
             self.open[w] & rare_class[w] & below
         }));
         let mut wanted: u32 = self.want.iter().map(|w| w.count_ones()).sum();
-        for &i in &self.splits {
+        for (&i, &unequal) in self.splits.iter().zip(&self.unequal) {
             if wanted == 0 {
                 break;
             }
             if n < i + 2 {
                 continue;
             }
+            let left = n - i;
+            // A `!` digit's splits stop short of the equal halves.
+            let last = if unequal { (left - 1) / 2 } else { left / 2 };
             wanted = self.kernel.offer_common(
                 &mut self.want,
                 &self.g,
                 self.narrow.as_deref(),
-                n - i,
+                left,
+                last,
                 wanted,
             );
         }
@@ -505,8 +537,50 @@ impl Engine {
             let rare: Vec<usize> = rare_sizes(&self.g, split, mask, self.t).collect();
             self.rare_pos = rare.iter().map(|&s| s as u32).collect();
             self.rare_val = rare.iter().map(|&s| self.g[s]).collect();
+            if let Some(zero) = &mut self.zero_sums {
+                *zero = ZeroSums::default();
+                for &s in &rare {
+                    zero.add(s, self.g[s]);
+                }
+            }
             self.build_classes();
         }
+    }
+}
+
+/// The sums of two rare sizes of equal value, for a code with a `!` ([`Engine`]'s
+/// `zero_sums`).
+#[derive(Default)]
+struct ZeroSums {
+    /// Bit `m`: some two rare sizes `a < b` of equal value have `a + b = m`.
+    sums: Vec<u64>,
+    /// The rare sizes of each value.
+    of_value: std::collections::HashMap<u32, Vec<usize>>,
+}
+
+impl ZeroSums {
+    /// Takes in the rare size `s` of value `v`, past every one before it.
+    fn add(&mut self, s: usize, v: u32) {
+        // Heaps are never empty: size 0 is no part of a split.
+        if s == 0 {
+            return;
+        }
+        let same = self.of_value.entry(v).or_default();
+        for &a in same.iter() {
+            let m = a + s;
+            if m / 64 >= self.sums.len() {
+                self.sums.resize((m / 64 + 1).next_power_of_two(), 0);
+            }
+            self.sums[m / 64] |= 1 << (m % 64);
+        }
+        same.push(s);
+    }
+
+    /// Whether two rare sizes of equal value add up to `m`.
+    fn has(&self, m: usize) -> bool {
+        self.sums
+            .get(m / 64)
+            .is_some_and(|w| w >> (m % 64) & 1 != 0)
     }
 }
 
@@ -566,6 +640,23 @@ mod tests {
                 resumed.extend(40_000).unwrap();
                 assert_eq!(resumed.values(), whole.values(), "{code} cut at {cut}");
                 assert_eq!(resumed.split(), whole.split(), "{code} cut at {cut}");
+            }
+        }
+    }
+
+    /// Codes with `!` (Grundy's game and others that split into two unequal heaps) equal the
+    /// reference, with every kernel this CPU runs.
+    #[test]
+    fn unequal_splits_equal_the_reference() {
+        for code in [
+            "4!.0", "0.4!", "0.04!", "4!.4", "0.54!", "4!.34!", "0.3744!", "4!.7",
+        ] {
+            let code: OctalCode = code.parse().unwrap();
+            let want = crate::octal::reference::values(&code, 3000);
+            for kernel in Kernel::available() {
+                let mut engine = Engine::with_kernel(&code, kernel);
+                engine.extend(3000).unwrap();
+                assert_eq!(engine.values(), &want[..], "{code} {kernel:?}");
             }
         }
     }

@@ -75,7 +75,7 @@ struct CodeInfo {
 struct Track {
     g: Vec<u32>,
     found: Option<(Certificate, usize)>,
-    /// Its values reached the kernel's bound: the CPU computes it.
+    /// Its values reached the kernel's bound, or its code is not octal: the CPU computes it.
     on_cpu: bool,
 }
 
@@ -205,12 +205,13 @@ impl<'c> OctalGpu<'c> {
             &self.pipeline,
             &[(0, &params), (1, &infos), (2, &values), (3, &rare)],
         );
+        // The kernel reads octal digits: a hexadecimal code or one with `!` is the CPU's.
         let mut tracks: Vec<Track> = codes
             .iter()
-            .map(|_| Track {
+            .map(|code| Track {
                 g: Vec::new(),
                 found: None,
-                on_cpu: false,
+                on_cpu: !code.is_octal(),
             })
             .collect();
         // Every code has t <= MAX_T, so all look at the same lengths.

@@ -83,7 +83,8 @@ impl Kernel {
         }
     }
 
-    /// Clears in `want` the bit of `g[a] xor g[left - a]` for `a` in `1..=left / 2` until the
+    /// Clears in `want` the bit of `g[a] xor g[left - a]` for `a` in `1..=last` (`last <= left /
+    /// 2`: the splits of `left` in two, or those of two unequal heaps) until the
     /// `wanted` bits set are all clear; returns how many are left. `narrow`, where given, is
     /// `g` in 16 bits (every value below 2^16), which the AVX2 scan reads 16 splits a step.
     pub fn offer_common(
@@ -92,23 +93,25 @@ impl Kernel {
         g: &[u32],
         narrow: Option<&[u16]>,
         left: usize,
+        last: usize,
         wanted: u32,
     ) -> u32 {
+        debug_assert!(last <= left / 2);
         debug_assert!(narrow.is_none_or(|n| n.len() == g.len()));
         let (mut wanted, from) = match self {
             #[cfg(target_arch = "x86_64")]
             // SAFETY: as for `offer_rare`.
             Kernel::Avx512 if has_avx512() && fits_gather(want, g) => unsafe {
-                avx512::offer_common(want, g, left, wanted)
+                avx512::offer_common(want, g, left, last, wanted)
             },
             #[cfg(target_arch = "x86_64")]
             // SAFETY: as for `offer_rare`.
             Kernel::Avx2 if has_avx2() && fits_gather(want, g) => unsafe {
-                avx2::offer_common(want, g, narrow, left, wanted)
+                avx2::offer_common(want, g, narrow, left, last, wanted)
             },
             _ => (wanted, 1),
         };
-        for a in from..=left / 2 {
+        for a in from..=last {
             if wanted == 0 {
                 break;
             }
@@ -298,15 +301,16 @@ mod avx512 {
         want: &mut [u64],
         g: &[u32],
         left: usize,
+        last: usize,
         wanted: u32,
     ) -> (u32, usize) {
         // SAFETY: as for the callee.
         unsafe {
             match want.len() {
-                0..=16 => offer_common_with::<Held<1>>(want, g, left, wanted),
-                17..=32 => offer_common_with::<Held<2>>(want, g, left, wanted),
-                33..=64 => offer_common_with::<Held<4>>(want, g, left, wanted),
-                _ => offer_common_with::<Gathered>(want, g, left, wanted),
+                0..=16 => offer_common_with::<Held<1>>(want, g, left, last, wanted),
+                17..=32 => offer_common_with::<Held<2>>(want, g, left, last, wanted),
+                33..=64 => offer_common_with::<Held<4>>(want, g, left, last, wanted),
+                _ => offer_common_with::<Gathered>(want, g, left, last, wanted),
             }
         }
     }
@@ -380,15 +384,16 @@ mod avx512 {
         want: &mut [u64],
         g: &[u32],
         left: usize,
+        last: usize,
         mut wanted: u32,
     ) -> (u32, usize) {
         let reverse = _mm512_set_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
         // SAFETY: the table is loaded again after each change to `want`.
         let mut table = unsafe { L::load(want) };
         let mut a = 1;
-        while wanted != 0 && a + LANES - 1 <= left / 2 {
+        while wanted != 0 && a + LANES - 1 <= last {
             // SAFETY: lanes `a..a + 16` and `left - a - 15..=left - a` are within `g`, as
-            // `a + 15 <= left / 2 < left < g.len() + 1`; `table` holds `want`.
+            // `a + 15 <= last < left < g.len() + 1`; `table` holds `want`.
             let (x, lanes) = unsafe {
                 let low = _mm512_loadu_si512(g.as_ptr().add(a).cast());
                 let high = _mm512_loadu_si512(g.as_ptr().add(left - a - (LANES - 1)).cast());
@@ -515,21 +520,22 @@ mod avx2 {
     ];
 
     /// The scan on 16-bit values, 16 splits a step, from `a` while the step fits in
-    /// `1..=left / 2`, until a lane's xor equals one of `values` (each in all 16 lanes):
+    /// `1..=last`, until a lane's xor equals one of `values` (each in all 16 lanes):
     /// returns the next `a`, and the hit lanes (a mask of 16 bits) with their xors, if any.
     #[target_feature(enable = "avx2,popcnt")]
     fn listed_narrow(
         g16: &[u16],
         mut a: usize,
         left: usize,
+        last: usize,
         values: [u32; LISTED],
     ) -> (usize, Option<(u32, [u32; 2 * LANES])>) {
         let values = values.map(|v| _mm256_set1_epi16(v as u16 as i16));
         // SAFETY: the table holds 32 bytes.
         let reverse = unsafe { _mm256_loadu_si256(REVERSE_WORDS.as_ptr().cast()) };
-        while a + 2 * LANES - 1 <= left / 2 {
+        while a + 2 * LANES - 1 <= last {
             // SAFETY: lanes `a..a + 16` and `left - a - 15..=left - a` are within `g16`, as
-            // `a + 15 <= left / 2 < left < g16.len() + 1`.
+            // `a + 15 <= last < left < g16.len() + 1`.
             let (low, high) = unsafe {
                 (
                     _mm256_loadu_si256(g16.as_ptr().add(a).cast()),
@@ -567,6 +573,7 @@ mod avx2 {
         g: &[u32],
         narrow: Option<&[u16]>,
         left: usize,
+        last: usize,
         mut wanted: u32,
     ) -> (u32, usize) {
         let reverse = _mm256_set_epi32(0, 1, 2, 3, 4, 5, 6, 7);
@@ -574,7 +581,7 @@ mod avx2 {
         let mut a = 1;
         while wanted != 0 {
             if let (Some(Listed { values, .. }), Some(g16)) = (list, narrow) {
-                let (next, hit) = listed_narrow(g16, a, left, values);
+                let (next, hit) = listed_narrow(g16, a, left, last, values);
                 a = next;
                 if let Some((lanes, xs)) = hit {
                     if clear_hits(want, &xs, lanes, &mut wanted) {
@@ -584,11 +591,11 @@ mod avx2 {
                     continue;
                 }
             }
-            if a + LANES - 1 > left / 2 {
+            if a + LANES - 1 > last {
                 break;
             }
             // SAFETY: lanes `a..a + 8` and `left - a - 7..=left - a` are within `g`, as
-            // `a + 7 <= left / 2 < left < g.len() + 1`; every xor of two values is below the
+            // `a + 7 <= last < left < g.len() + 1`; every xor of two values is below the
             // bitset's length in bits.
             let (x, lanes) = unsafe {
                 let low = _mm256_loadu_si256(g.as_ptr().add(a).cast());

@@ -1,11 +1,13 @@
 //! Octal games (take-and-break, docs/octal.md): `d0.d1d2...dt`, the general family that
 //! subtraction games belong to.
 //!
-//! * [`code`]: codes as typed, checked.
+//! * [`code`]: codes as typed, checked: octal, hexadecimal, with `!` (Grundy's game, `4!.0`).
 //! * [`reference`](mod@reference): the rule with every option listed, O(n^2): the oracle.
 //! * [`fast`]: the rare/common split, exact for any split and fast for a good one.
 //! * [`gpu`]: the scan's codes in lock-step on the GPU, one workgroup each.
 //! * [`lanes`]: its two inner loops, plain and AVX-512.
+//! * [`pairs`]: the fast path of codes that split a heap in three (hexadecimal digits past 7).
+//! * [`solver`]: whichever of the two suits a code.
 //! * [`row`]: one code's row of a scan, from whichever solver's values.
 //! * [`scan`]: every code of k digits, one row each, resumable.
 //! * [`seq`]: one code in full: values, P-positions, the certified period (Guy-Smith window),
@@ -15,9 +17,11 @@ pub mod code;
 pub mod fast;
 pub mod gpu;
 pub mod lanes;
+pub mod pairs;
 pub mod reference;
 pub mod row;
 pub mod scan;
 pub mod seq;
+pub mod solver;
 
 pub use code::OctalCode;

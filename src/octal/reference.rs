@@ -1,35 +1,23 @@
-//! The reference: the rule of docs/octal.md, rules one heap size at a time, every option
-//! listed, O(n^2) for a code that splits. Plain, and shares nothing with the fast path but the
-//! code type.
+//! The reference: the rule of docs/octal.md, one heap size at a time, every option listed
+//! from the code's moves ([`OctalCode::options`]), O(n^2) for a code that splits a heap in
+//! two and O(n^3) in three. Plain, and shares nothing with the fast paths but the code type.
 
 use super::code::OctalCode;
 
 /// `G(0), ..., G(len - 1)` of one heap.
 pub fn values(code: &OctalCode, len: usize) -> Vec<u32> {
-    let digits = code.digits();
     let mut g: Vec<u32> = Vec::with_capacity(len);
     // seen[v] == n + 1: v is an option of heap n (no clearing between sizes). Values below
     // 2^k xor to values below 2^k, so twice the largest value plus one bounds every option.
     let mut seen: Vec<usize> = vec![0; 2];
     for n in 0..len {
         let stamp = n + 1;
-        for (i, &d) in digits.iter().enumerate() {
-            if i > n {
-                break;
-            }
-            let left = n - i;
-            if d & 1 != 0 && i >= 1 && left == 0 {
-                seen[0] = stamp;
-            }
-            if d & 2 != 0 && i >= 1 && left >= 1 {
-                seen[g[left] as usize] = stamp;
-            }
-            if d & 4 != 0 && left >= 2 {
-                for a in 1..=left / 2 {
-                    seen[(g[a] ^ g[left - a]) as usize] = stamp;
-                }
-            }
-        }
+        // Slices, not the vectors: their bounds stay in registers across the stores.
+        let (values, marks) = (&g[..], &mut seen[..]);
+        code.options(n, &mut |heaps| {
+            let v = heaps.iter().fold(0, |x, &h| x ^ values[h]);
+            marks[v as usize] = stamp;
+        });
         let mex = (0..)
             .find(|&v| seen.get(v) != Some(&stamp))
             .expect("a mex exists");

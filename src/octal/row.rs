@@ -5,9 +5,10 @@
 use serde::Serialize;
 
 use super::code::OctalCode;
-use super::fast::{Engine, best_split};
+use super::fast::best_split;
 use super::reference;
 use super::seq::{Certificate, OctalError, certify_prefix, checksum, look_lengths};
+use super::solver::Solver;
 use crate::output::Field;
 use crate::output::Row;
 use crate::output::parquet::{Column, Kind};
@@ -77,7 +78,7 @@ impl Row for OctalRow {
 /// The row of `code`: values computed by `backend` at each length a period is looked for,
 /// until one is certified or `n_max` is reached.
 pub fn solve(code: &OctalCode, n_max: usize, backend: ScanBackend) -> Result<OctalRow, OctalError> {
-    let mut engine = Engine::new(code);
+    let mut engine = Solver::new(code);
     let mut reference_values = Vec::new();
     for at in look_lengths(code, n_max) {
         let g = match backend {

@@ -11,11 +11,12 @@ use indicatif::ProgressBar;
 use serde::Serialize;
 
 use super::code::OctalCode;
-use super::fast::{Engine, Split, TooLarge};
+use super::fast::{Split, TooLarge};
+use super::solver::Solver;
 use crate::memory::{Budget, OverBudget};
 use crate::output::checkpoint::{Checkpoint, CheckpointError, Saving};
 use crate::output::{progress_bar, write_values};
-use crate::period::{Window, certify_windowed};
+use crate::period::{Arithmetic, Window, certify_windowed, observed_arithmetic};
 
 /// The first length at which a period is looked for; it doubles from there.
 const FIRST_LOOK: usize = 1024;
@@ -62,6 +63,8 @@ pub fn memory(len: usize, rare: usize, shown: usize) -> u64 {
 pub struct Certificate {
     pub period: usize,
     pub preperiod: usize,
+    /// 0: a certified period repeats the values (an arithmetic period is only observed).
+    pub saltus: u32,
     pub from: usize,
     pub to: usize,
     /// `guy-smith` (a splitting code: the window `[n0, 2 n0 + p + t)`) or `last-t` (no split:
@@ -96,6 +99,9 @@ pub struct OctalReport {
     pub timed_out: bool,
     /// The certified period and its window, when one is proved.
     pub certificate: Option<Certificate>,
+    /// Where a period was looked for and none certified: the arithmetic period `G(n + p) =
+    /// G(n) + s` the values show (docs/octal.md), observed, not proved; `null` if none.
+    pub observed: Option<Arithmetic>,
     /// Values computed.
     pub computed: usize,
     pub max_value: u32,
@@ -144,10 +150,12 @@ pub fn look_lengths(code: &OctalCode, max_len: usize) -> impl Iterator<Item = us
 /// The window that certifies periods of `code` (see [`Window`]).
 pub fn window(code: &OctalCode) -> Window {
     let t = code.t();
-    if code.splits() {
-        Window::GuySmith { t }
-    } else {
-        Window::LastT { t }
+    let heaps = code.max_heaps();
+    let unequal = code.any_unequal();
+    match (heaps, unequal) {
+        (0 | 1, _) => Window::LastT { t },
+        (2, false) => Window::GuySmith { t },
+        _ => Window::Heaps { t, heaps, unequal },
     }
 }
 
@@ -157,6 +165,7 @@ pub fn certify_prefix(code: &OctalCode, g: &[u32]) -> Option<Certificate> {
     certify_windowed(g, window).map(|p| Certificate {
         period: p.period,
         preperiod: p.preperiod,
+        saltus: 0,
         from: p.preperiod,
         to: window.end(p.preperiod, p.period),
         window: window.name(),
@@ -179,7 +188,7 @@ pub struct Reach<'a> {
     /// [`OctalError::Interrupted`].
     pub stop: Option<&'a AtomicBool>,
     /// Where the values are saved as they are computed, a record a step, and a killed run's
-    /// values taken back from ([`Engine::adopt`]).
+    /// values taken back from ([`Solver::adopt`]).
     pub saving: Option<Saving<'a>>,
 }
 
@@ -204,15 +213,17 @@ struct Room<'a> {
 }
 
 impl Room<'_> {
-    /// Refuses the run if the values with `rare` rare sizes may not fit (`n` values computed).
-    fn check(&self, n: usize, rare: usize) -> Result<(), OverBudget> {
+    /// Refuses the run if the values with `rare` rare sizes and `table` bytes of the pair
+    /// bitsets may not fit (`n` values computed).
+    fn check(&self, n: usize, rare: usize, table: u64) -> Result<(), OverBudget> {
         let Room {
             code,
             target,
             shown,
             budget,
         } = *self;
-        budget.check(memory(target, rare, shown), || match n {
+        let bytes = memory(target, rare, shown).saturating_add(table);
+        budget.check(bytes, || match n {
             0 => format!("{target} values of {code}"),
             n => format!("{target} values of {code} with the {rare} rare sizes below {n}"),
         })
@@ -222,7 +233,7 @@ impl Room<'_> {
 /// One run of the engine: what it may take, where it saves its values, what it shows and
 /// what it listens to.
 struct Run<'a> {
-    engine: Engine,
+    engine: Solver,
     step: usize,
     room: Room<'a>,
     saved: Option<Checkpoint>,
@@ -259,7 +270,8 @@ impl Run<'_> {
                 }
             }
             let n = self.engine.values().len();
-            self.room.check(n, self.engine.split().2.len())?;
+            let table = self.engine.table_bytes(self.room.target);
+            self.room.check(n, self.engine.rare_count(), table)?;
             self.bar.set_position(n as u64);
         }
         Ok(true)
@@ -329,7 +341,7 @@ pub fn describe(
         shown: len,
         budget,
     };
-    room.check(0, 0)?;
+    room.check(0, 0, 0)?;
     bar.set_length(target as u64);
     let (saved, replay) = match saving {
         Some(saving) => {
@@ -339,7 +351,7 @@ pub fn describe(
         None => (None, Vec::new()),
     };
     let mut run = Run {
-        engine: Engine::new(code),
+        engine: Solver::new(code),
         step: step(code),
         room,
         saved,
@@ -368,8 +380,11 @@ pub fn describe(
     for &v in g {
         *frequencies.entry(v).or_insert(0) += 1;
     }
-    let (kind, mask, rare) = engine.split();
+    let (kind, mask, rare) = engine.split(code.t());
     let (checksums, checksum) = checksums_at(g, |n| !look_for_period && n.is_power_of_two());
+    let observed = (look_for_period && certificate.is_none())
+        .then(|| observed_arithmetic(g))
+        .flatten();
     Ok(OctalReport {
         code: code.to_string(),
         values: g[..len].to_vec(),
@@ -378,6 +393,7 @@ pub fn describe(
         looked: look_for_period,
         timed_out,
         certificate,
+        observed,
         computed: g.len(),
         max_value: engine.max(),
         frequencies,
@@ -386,11 +402,7 @@ pub fn describe(
             mask,
             rare_count: rare.len(),
             last_rare: rare.last().map(|&s| s as usize),
-            rare_sizes: if look_for_period {
-                Vec::new()
-            } else {
-                rare.to_vec()
-            },
+            rare_sizes: if look_for_period { Vec::new() } else { rare },
         },
         checksum,
         checksum_n: g.len().saturating_sub(1),
@@ -430,6 +442,10 @@ impl fmt::Display for OctalReport {
                     c.period, c.preperiod
                 )?;
                 let why = match (c.window, c.from) {
+                    ("heaps", _) => {
+                        "the Guy-Smith window for moves that leave k heaps, k n0 + (k - 1) p + t \
+                         (k^2 - 1 with '!'), n0 taken as 1 at least"
+                    }
                     ("guy-smith", 0) => "the Guy-Smith window p + t + 1 from n0 = 0",
                     ("guy-smith", _) => "the Guy-Smith window 2 n0 + p + t",
                     (_, 0) => "t + 1 values from n0 = 0 (no move splits a heap)",
@@ -441,16 +457,25 @@ impl fmt::Display for OctalReport {
                     c.period, c.from, c.to, self.computed, c.from
                 )?;
             }
-            None if self.looked => writeln!(
-                f,
-                "period       none certified within G(0..{}) (raise {} to look further)",
-                self.computed,
-                if self.timed_out {
-                    "--max-time"
-                } else {
-                    "--max-len"
+            None if self.looked => {
+                writeln!(
+                    f,
+                    "period       none certified within G(0..{}) (raise {} to look further)",
+                    self.computed,
+                    if self.timed_out {
+                        "--max-time"
+                    } else {
+                        "--max-len"
+                    }
+                )?;
+                if let Some(a) = self.observed {
+                    writeln!(
+                        f,
+                        "observed     {a} over G(0..{}), not proved",
+                        self.computed
+                    )?;
                 }
-            )?,
+            }
             None => writeln!(f, "computed     G(0..{})", self.computed)?,
         }
         writeln!(f, "largest      {}", self.max_value)?;

@@ -12,7 +12,7 @@ use serde::Serialize;
 
 use crate::memory::{Budget, OverBudget};
 use crate::mex::MexSet;
-use crate::period::{Period, observed};
+use crate::period::{Arithmetic, observed_arithmetic};
 
 /// Largest member of an all-but set's exclusions, and largest base of `powers:`.
 pub const MAX_EXCLUDED: usize = 1 << 20;
@@ -186,32 +186,6 @@ fn sparse_values(moves: &[usize], len: usize) -> Vec<u32> {
     g
 }
 
-/// An arithmetic period `G(n + p) = G(n) + s` for `n >= q`, observed over the values (as
-/// [`observed`] sees a period: at least three periods and a stretch as long as `q`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-pub struct Arithmetic {
-    pub period: usize,
-    pub preperiod: usize,
-    pub saltus: u32,
-}
-
-/// The arithmetic period `values` show, if any: `G(n + p) - G(n) = s` from `q` on is the
-/// differences `G(n + 1) - G(n)` having period `p` from `q` on; `s` is then `G(q + p) - G(q)`
-/// (never negative: values that fall for good are no game's).
-pub fn observed_arithmetic(values: &[u32]) -> Option<Arithmetic> {
-    let steps: Vec<i64> = values
-        .windows(2)
-        .map(|w| i64::from(w[1]) - i64::from(w[0]))
-        .collect();
-    let Period { period, preperiod } = observed(&steps)?;
-    let saltus = values[preperiod + period].checked_sub(values[preperiod])?;
-    Some(Arithmetic {
-        period,
-        preperiod,
-        saltus,
-    })
-}
-
 /// What `nimseq sub seq` shows for an infinite set.
 #[derive(Clone, Debug, Serialize)]
 pub struct InfiniteReport {
@@ -255,8 +229,8 @@ impl fmt::Display for InfiniteReport {
         match self.observed {
             Some(a) => writeln!(
                 f,
-                "observed     G(n + {}) = G(n) + {} from n = {} over G(0..{}), not proved",
-                a.period, a.saltus, a.preperiod, self.computed
+                "observed     {a} over G(0..{}), not proved",
+                self.computed
             )?,
             None => writeln!(
                 f,
