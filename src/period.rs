@@ -348,16 +348,24 @@ pub const OBSERVED_REPEATS: usize = 3;
 /// not proven.
 pub fn observed<S: ShiftCompare + ?Sized>(seq: &S) -> Option<Period> {
     let len = seq.known_len();
-    (1..=len / OBSERVED_REPEATS)
-        .filter_map(|p| {
-            let q = seq.last_mismatch(0, len - p, p).map_or(0, |x| x + 1);
-            let seen = len - q;
-            (seen >= OBSERVED_REPEATS * p && seen >= q).then_some(Period {
+    let mut best: Option<Period> = None;
+    for p in 1..=len / OBSERVED_REPEATS {
+        // A longer shift has p + q >= p: none past the best sum wins (nor one equal to it,
+        // whose p is larger), and its multiples would each scan down to the pre-period.
+        if best.is_some_and(|b| p >= b.period + b.preperiod) {
+            break;
+        }
+        let q = seq.last_mismatch(0, len - p, p).map_or(0, |x| x + 1);
+        let seen = len - q;
+        let better = best.is_none_or(|b| p + q < b.period + b.preperiod);
+        if seen >= OBSERVED_REPEATS * p && seen >= q && better {
+            best = Some(Period {
                 period: p,
                 preperiod: q,
-            })
-        })
-        .min_by_key(|o| (o.period + o.preperiod, o.period))
+            });
+        }
+    }
+    best
 }
 
 /// An arithmetic period `G(n + p) = G(n) + s` for `n >= q`, observed over the values (as

@@ -239,6 +239,65 @@ fn seq_of_infinite_sets() {
     );
 }
 
+/// `sub all-but-scan`: one row per set of each size (8 + 28 + 56 sets of up to three moves
+/// below 9), each row the period `sub seq --all-but` observes for the set, the counts per size
+/// on stderr, and bad bounds refused with one line.
+fn all_but_scan_rows_and_counts() {
+    let args = [
+        "sub",
+        "all-but-scan",
+        "--size-max",
+        "3",
+        "--x-max",
+        "8",
+        "--len",
+        "4096",
+    ];
+    let o = run(&args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    let mut lines = text.lines();
+    assert_eq!(
+        lines.next(),
+        Some("excluded,size,period,preperiod,saltus,computed")
+    );
+    let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
+    assert_eq!(rows.len(), 8 + 28 + 56);
+    assert!(text.contains("\n2;3;7,3,4,0,2,4096\n"), "{text}");
+    for row in rows.iter().step_by(9) {
+        let set = row[0].replace(';', ",");
+        let seq = ["sub", "seq", "--all-but", &set, "--len", "0"];
+        let json = run_ok(&[&seq[..], &["--max-len", "4096", "--format", "json"]].concat());
+        let json: serde_json::Value = serde_json::from_str(&json).unwrap();
+        let seen = &json["observed"];
+        let field = |key: &str| seen[key].as_u64().map_or(String::new(), |v| v.to_string());
+        assert_eq!(
+            row[2..5],
+            [field("period"), field("preperiod"), field("saltus")],
+            "{set}"
+        );
+    }
+    let err = stderr(&o);
+    for line in [
+        "size 1: 8 sets, 8 show an arithmetic period, 8 from n = 0",
+        "size 3: 56 sets, 56 show an arithmetic period, 56 from n = 0",
+    ] {
+        assert!(err.contains(line), "{err}");
+    }
+    refused(&["sub", "all-but-scan", "--size-max", "0"], "--size-max");
+    refused(
+        &[
+            "sub",
+            "all-but-scan",
+            "--size-max",
+            "16",
+            "--x-max",
+            "10000",
+        ],
+        "more than the 16777216 one scan holds",
+    );
+}
+
 fn seq_as_csv_and_bfile() {
     let args = ["sub", "seq", "3,8,15", "--len", "30"];
     let json = run(&[&args[..], &["--format", "json"]].concat());
@@ -1050,6 +1109,7 @@ fn five_move_surveys_report_as_json() {
 
 trials!(
     seq_of_infinite_sets,
+    all_but_scan_rows_and_counts,
     three_moves_are_the_scan_of_triples_as_before,
     four_move_scans_write_their_moves_in_order,
     four_move_scans_resume_and_shard,

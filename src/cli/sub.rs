@@ -6,12 +6,16 @@ use anyhow::{Result, bail};
 
 use super::flags::SeqFormat;
 use super::print;
-use super::sub_args::{PlotView, ScanArgs, SeqSet, SubCommand, SubScanArgs, SurveyArgs};
+use super::sub_args::{
+    AllButScanArgs, PlotView, ScanArgs, SeqSet, SubCommand, SubScanArgs, SurveyArgs,
+};
 use nimseq::InputError;
 use nimseq::backend::choose;
+use nimseq::output::Format;
 use nimseq::output::check_distinct;
 use nimseq::output::scan::{ScanJob, ScanOutput};
 use nimseq::position;
+use nimseq::subtraction::all_but_scan::{self, AllButRow};
 use nimseq::subtraction::plot;
 use nimseq::subtraction::scan::{Backend, ScanOptions, check_theory};
 use nimseq::subtraction::summary::ScanSummary;
@@ -60,6 +64,7 @@ pub fn run(command: SubCommand) -> Result<()> {
         }
         SubCommand::Scan(args) => scan(args),
         SubCommand::Survey(args) => survey(args),
+        SubCommand::AllButScan(args) => all_but(args),
         SubCommand::Ppos(args) => {
             let report = PposReport::for_set(&args.set, args.count as usize, args.memory.budget())?;
             print::report(&report, args.format)
@@ -132,6 +137,40 @@ fn scan(args: SubScanArgs) -> Result<()> {
     let mut stdout = io::BufWriter::with_capacity(1 << 20, io::stdout().lock());
     let summary = job.run(&backend, &mut stdout)?;
     eprintln!("{summary}");
+    Ok(())
+}
+
+/// `sub all-but-scan`: the rows, then the counts per size on stderr.
+fn all_but(args: AllButScanArgs) -> Result<()> {
+    let (k, m) = (args.size_max as usize, args.x_max as usize);
+    let count = all_but_scan::set_count(k, m);
+    if count > all_but_scan::MAX_SETS {
+        bail!(InputError(format!(
+            "{count} sets of up to {k} moves below {m} are more than the {} one scan holds",
+            all_but_scan::MAX_SETS
+        )));
+    }
+    let format = match args.out.as_deref().map(Format::of_path) {
+        Some(Format::Parquet) => bail!(InputError(
+            "--out: rows go to .csv or .jsonl files".to_string()
+        )),
+        Some(format) => format,
+        None => Format::Csv,
+    };
+    let rows = all_but_scan::scan(k, m, args.len, args.memory.budget())?;
+    let mut text = Vec::new();
+    format.write_header(&mut text, AllButRow::CSV_HEADER)?;
+    for row in &rows {
+        format.write_row(&mut text, row)?;
+    }
+    match &args.out {
+        Some(path) => std::fs::write(path, &text)
+            .map_err(|e| InputError(format!("cannot write '{}': {e}", path.display())))?,
+        None => io::Write::write_all(&mut io::stdout().lock(), &text)?,
+    }
+    for count in all_but_scan::counts(&rows) {
+        eprintln!("{count}");
+    }
     Ok(())
 }
 

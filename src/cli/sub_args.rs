@@ -33,6 +33,11 @@ pub enum SubCommand {
     /// Period maps as PNG: the slice a fixed (b right, c up) or the Figure 3 view of Manabe's
     /// paper (Purely Periodic Three-move Subtraction Games).
     Plot(PlotArgs),
+    /// Every all-but set X (the moves: all positive integers but X) of sizes 1 to --size-max
+    /// with max(X) <= --x-max: one CSV row each with the arithmetic period G(n + p) = G(n) + s
+    /// its values show (observed, not proved), and per size on stderr how many show one from
+    /// n = 0 and which sets do not.
+    AllButScan(AllButScanArgs),
     /// Manabe's theory for a base pair (a,b): Z, D, Lambda, the admissible angle sets and the
     /// predicted zone of every angle rho = c mod (a+b).
     Theta(ThetaArgs),
@@ -210,6 +215,24 @@ pub struct SubScanArgs {
     pub scan: ScanArgs,
     #[command(flatten)]
     pub output: ScanOutputArgs,
+}
+
+#[derive(Args, Debug)]
+pub struct AllButScanArgs {
+    /// Largest size of X.
+    #[arg(long, default_value_t = 3, value_parser = ranged(1..=16))]
+    pub size_max: u64,
+    /// Largest move left out.
+    #[arg(long, default_value_t = 30, value_parser = ranged(1..=10_000))]
+    pub x_max: u64,
+    /// Values G(0..len) of each set in which the period is looked for.
+    #[arg(long, value_parser = parse_count, default_value_t = 1 << 14)]
+    pub len: usize,
+    /// Write the rows here (.csv, or .jsonl for JSON lines) instead of stdout.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    #[command(flatten)]
+    pub memory: MemoryArgs,
 }
 
 #[derive(Args, Debug)]

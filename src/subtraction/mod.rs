@@ -11,10 +11,11 @@
 //! * [`gpu`]: one invocation per set, lock-step, period detection on the GPU.
 //! * [`seq`]: one ruleset in full, with its certificate.
 //! * [`infinite`]: infinite sets (all-but, squares, powers, primes): values by counts, arithmetic
-//!   periods observed.
+//!   periods observed; [`all_but_scan`] every all-but set of a size and bound.
 //! * [`scan`]: the work list of sets, chunked, checkpointed, sharded; [`summary`] its totals.
 //! * [`theory`]: closed forms from Manabe's paper.
 
+pub mod all_but_scan;
 pub mod fast;
 pub mod gpu;
 pub mod infinite;
