@@ -224,14 +224,24 @@ fn subtraction_codes_equal_the_subtraction_engine() {
 fn plain_certificate(digits: &[u8], g: &[u32]) -> Option<(usize, usize)> {
     let t = digits.len() - 1;
     let splits = digits.iter().any(|d| d & 4 != 0);
+    plain_least_period(g, |n0, p| {
+        (if splits { 2 * n0 + p + t } else { n0 + t }) + usize::from(n0 == 0)
+    })
+}
+
+/// The least `p`, with its `n0`, such that `G(n + p) = G(n)` on the window `[n0, end(n0, p))`,
+/// the window and its shift inside `g`: `n0` one past the last mismatch at shift `p`.
+pub fn plain_least_period(
+    g: &[u32],
+    end: impl Fn(usize, usize) -> usize,
+) -> Option<(usize, usize)> {
     let len = g.len();
     (1..len).find_map(|p| {
         let n0 = (0..len - p)
             .rev()
             .find(|&x| g[x] != g[x + p])
             .map_or(0, |x| x + 1);
-        let end = if splits { 2 * n0 + p + t } else { n0 + t } + usize::from(n0 == 0);
-        (end + p <= len).then_some((p, n0))
+        (end(n0, p) + p <= len).then_some((p, n0))
     })
 }
 

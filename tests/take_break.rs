@@ -11,6 +11,7 @@ use rand::{Rng, SeedableRng, rngs::StdRng};
 use rayon::prelude::*;
 
 use crate::common::{fresh_seed, nimseq, refused};
+use crate::octal::plain_least_period;
 
 /// A random code: d0 of 0, 4, 8 or C, then `digits` hexadecimal digits (the last non-zero),
 /// each with a `!` now and then.
@@ -63,15 +64,7 @@ fn plain_certificate(code: &OctalCode, g: &[u32]) -> Option<(usize, usize)> {
         .max()
         .unwrap();
     let shifts = if code.any_unequal() { k * k - 1 } else { k - 1 };
-    let len = g.len();
-    (1..len).find_map(|p| {
-        let n0 = (0..len - p)
-            .rev()
-            .find(|&x| g[x] != g[x + p])
-            .map_or(0, |x| x + 1);
-        let end = k * n0.max(1) + shifts * p + t;
-        (end + p <= len).then_some((p, n0))
-    })
+    plain_least_period(g, |n0, p| k * n0.max(1) + shifts * p + t)
 }
 
 /// What `octal seq` certifies for codes that split a heap in three, or in two unequal heaps,
