@@ -14,9 +14,10 @@ type Heaps = Vec<usize>;
 /// The heaps a move from a heap of `n` may leave, by the rules of the game.
 type Rule = dyn Fn(usize) -> Vec<Heaps>;
 
-/// An octal code's rule: taking `i` tokens (digit `i`) may leave no heap (bit 1), one (bit
-/// 2) or two non-empty heaps (bit 4); digit 0 is 0 or 4.
-fn octal_rule(digits: Vec<u8>) -> Box<Rule> {
+/// A code's rule: taking `i` tokens (digit `i`) may leave no heap (bit 1), one (bit 2), two
+/// (bit 4) or three non-empty heaps (bit 8), pairwise unequal where `unequal[i]`; digit 0
+/// only splits.
+fn octal_rule(digits: Vec<u8>, unequal: Vec<bool>) -> Box<Rule> {
     Box::new(move |n| {
         let mut moves = Vec::new();
         for (i, &d) in digits.iter().enumerate() {
@@ -30,9 +31,25 @@ fn octal_rule(digits: Vec<u8>) -> Box<Rule> {
             if i > 0 && d & 2 != 0 && rest > 0 {
                 moves.push(vec![rest]);
             }
+            let distinct = |heaps: &[usize]| {
+                !unequal[i] || heaps.iter().collect::<BTreeSet<_>>().len() == heaps.len()
+            };
             if d & 4 != 0 {
                 for a in 1..rest {
-                    moves.push(vec![a, rest - a]);
+                    let heaps = vec![a, rest - a];
+                    if distinct(&heaps) {
+                        moves.push(heaps);
+                    }
+                }
+            }
+            if d & 8 != 0 {
+                for a in 1..rest {
+                    for b in 1..rest - a {
+                        let heaps = vec![a, b, rest - a - b];
+                        if distinct(&heaps) {
+                            moves.push(heaps);
+                        }
+                    }
                 }
             }
         }
@@ -137,24 +154,40 @@ fn octal_positions_equal_the_brute_force() {
     let seed = fresh_seed();
     eprintln!("seed {seed}");
     let mut rng = StdRng::seed_from_u64(seed);
-    let mut cases: Vec<(String, Vec<u8>, Vec<usize>)> = vec![
-        ("0.77".into(), vec![0, 7, 7], vec![3, 5, 8]),
-        ("0.77".into(), vec![0, 7, 7], vec![4, 4]),
-        ("0.07".into(), vec![0, 0, 7], vec![2, 6, 7]),
-        ("4.07".into(), vec![4, 0, 7], vec![5, 9]),
+    /// The code as typed, its digits, which have a `!`, and the heaps.
+    type Case = (String, Vec<u8>, Vec<bool>, Vec<usize>);
+    let mut cases: Vec<Case> = vec![
+        ("0.77".into(), vec![0, 7, 7], vec![false; 3], vec![3, 5, 8]),
+        ("0.77".into(), vec![0, 7, 7], vec![false; 3], vec![4, 4]),
+        ("0.07".into(), vec![0, 0, 7], vec![false; 3], vec![2, 6, 7]),
+        ("4.07".into(), vec![4, 0, 7], vec![false; 3], vec![5, 9]),
+        ("4!.0".into(), vec![4], vec![true], vec![5, 7, 9]),
+        ("0.3F".into(), vec![0, 3, 15], vec![false; 3], vec![5, 6]),
     ];
-    for _ in 0..16 {
+    for k in 0..16 {
+        // Half octal, half hexadecimal with a `!` now and then (three heaps where bit 8 is set).
+        let base = if k % 2 == 0 { 8 } else { 16 };
         let mut digits: Vec<u8> = (0..rng.random_range(0..=2))
-            .map(|_| rng.random_range(0..8))
+            .map(|_| rng.random_range(0..base))
             .collect();
-        digits.push(rng.random_range(1..8));
-        let d0 = if rng.random_bool(0.2) { 4 } else { 0 };
-        let text: String = digits.iter().map(|d| char::from(b'0' + d)).collect();
-        let heaps = random_heaps(&mut rng, 18);
-        cases.push((format!("{d0}.{text}"), [vec![d0], digits].concat(), heaps));
+        digits.push(rng.random_range(1..base));
+        let d0 = [0u8, 4, 8, 12][rng.random_range(0..base as usize / 4)];
+        let digits = [vec![d0], digits].concat();
+        let unequal: Vec<bool> = digits
+            .iter()
+            .map(|_| base == 16 && rng.random_bool(0.4))
+            .collect();
+        let written: Vec<String> = digits
+            .iter()
+            .zip(&unequal)
+            .map(|(&d, &u)| format!("{d:X}{}", if u { "!" } else { "" }))
+            .collect();
+        let code = format!("{}.{}", written[0], written[1..].concat());
+        let heaps = random_heaps(&mut rng, if base == 8 { 18 } else { 14 });
+        cases.push((code, digits, unequal, heaps));
     }
-    for (code, digits, heaps) in cases {
-        let rule = octal_rule(digits);
+    for (code, digits, unequal, heaps) in cases {
+        let rule = octal_rule(digits, unequal);
         check("octal", &code, &*rule, &heaps, &mut HashMap::new());
     }
 }
