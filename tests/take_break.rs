@@ -235,6 +235,20 @@ fn take_break_cli() {
     ] {
         refused(&["octal", "seq", bad], naming);
     }
+    // 0.3F's values grow, and with them its pair bitsets: over a small budget early, in words.
+    let big = [
+        "octal",
+        "seq",
+        "0.3F",
+        "--max-len",
+        "1048576",
+        "--max-time",
+        "0",
+    ];
+    refused(
+        &[&big[..], &["--mem-budget", "64M"]].concat(),
+        "with pair bitsets as wide as G(0..1024)'s may need",
+    );
 }
 
 trials!(

@@ -223,9 +223,13 @@ impl Room<'_> {
             budget,
         } = *self;
         let bytes = memory(target, rare, shown).saturating_add(table);
-        budget.check(bytes, || match n {
-            0 => format!("{target} values of {code}"),
-            n => format!("{target} values of {code} with the {rare} rare sizes below {n}"),
+        budget.check(bytes, || match (n, table) {
+            (0, _) => format!("{target} values of {code}"),
+            // Three heaps: the bitsets of the splits in two, as wide as the values so far.
+            (n, 1..) => {
+                format!("{target} values of {code} with pair bitsets as wide as G(0..{n})'s")
+            }
+            (n, 0) => format!("{target} values of {code} with the {rare} rare sizes below {n}"),
         })
     }
 }
