@@ -107,12 +107,6 @@ impl OctalCode {
             .unwrap_or(0)
     }
 
-    /// Whether some move splits a heap in two or more: then the Guy-Smith window (or its
-    /// generalisation) certifies periods, else the last `t` values alone decide the next.
-    pub fn splits(&self) -> bool {
-        self.max_heaps() >= 2
-    }
-
     /// Whether the one digit with a 4-bit is the last, `t >= 1`, with no 8-bit and no `!`:
     /// the position split is then exact (docs/octal.md, "Making it fast").
     pub fn splits_only_last(&self) -> bool {
@@ -298,8 +292,8 @@ mod tests {
         for ascii in ["0.77", "4.07", "4.0", "0.007"] {
             assert_eq!(ascii.parse::<OctalCode>().unwrap().ascii(), ascii);
         }
-        assert!("0.007".parse::<OctalCode>().unwrap().splits());
-        assert!(!"0.33".parse::<OctalCode>().unwrap().splits());
+        assert_eq!("0.007".parse::<OctalCode>().unwrap().max_heaps(), 2);
+        assert_eq!("0.33".parse::<OctalCode>().unwrap().max_heaps(), 1);
         let grundy: OctalCode = "4!.0".parse().unwrap();
         assert_eq!((grundy.max_heaps(), grundy.is_octal()), (2, false));
         assert_eq!("0.3F".parse::<OctalCode>().unwrap().max_heaps(), 3);

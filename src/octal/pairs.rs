@@ -20,6 +20,7 @@
 
 use super::code::OctalCode;
 use super::fast::TooLarge;
+use super::lanes::clear;
 
 /// The values of one code that may split a heap in three; extended on demand.
 pub struct PairEngine {
@@ -190,11 +191,6 @@ impl PairEngine {
             (self.pairs, self.words) = (wider, need);
         }
     }
-}
-
-/// Clears bit `x`.
-fn clear(bits: &mut [u64], x: u32) {
-    bits[x as usize / 64] &= !(1 << (x % 64));
 }
 
 /// Clears in `open` each bit `v xor x` for `v` set in `bits` (both of the same width, a
