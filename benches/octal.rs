@@ -20,12 +20,12 @@ use nimseq::octal::scan;
 fn cpu_rows(codes: &[OctalCode], n: usize, backend: ScanBackend) -> Vec<OctalRow> {
     codes
         .iter()
-        .map(|c| row::solve(c, n, backend).expect("fits"))
+        .map(|c| row::solve(c, n, backend, Budget::UNLIMITED).expect("fits"))
         .collect()
 }
 
 fn two_digit_scan(c: &mut Criterion) {
-    let codes: Vec<OctalCode> = scan::codes(2).collect();
+    let codes: Vec<OctalCode> = scan::codes(2, 8).collect();
     let n = 4096;
     let mut group = c.benchmark_group("octal scan 2 digits n=4096");
     group.throughput(Throughput::Elements(codes.len() as u64));

@@ -57,6 +57,7 @@ fn auto_calibrates_octal_scans_worth_it() {
     let Some(ctx) = gpu() else { return };
     let opts = |digits, n_max| ScanOptions {
         digits,
+        base: 8,
         n_max,
         output: ScanOutput::whole(16),
         verify_sample: None,
@@ -700,17 +701,17 @@ fn scan_rows_agree_across_backends() {
     let mut rng = StdRng::seed_from_u64(seed);
     for _ in 0..12 {
         let digits = rng.random_range(3..=4);
-        let all: Vec<OctalCode> = scan::codes(digits).collect();
+        let all: Vec<OctalCode> = scan::codes(digits, 8).collect();
         let code = &all[rng.random_range(0..all.len())];
         let n = rng.random_range(1000..3000);
         assert_eq!(
-            row::solve(code, n, ScanBackend::Cpu).unwrap(),
-            row::solve(code, n, ScanBackend::Reference).unwrap(),
+            row::solve(code, n, ScanBackend::Cpu, Budget::UNLIMITED).unwrap(),
+            row::solve(code, n, ScanBackend::Reference, Budget::UNLIMITED).unwrap(),
             "{code} to {n} (seed {seed})"
         );
     }
-    assert_eq!(scan::codes(3).count(), 448);
-    assert_eq!(scan::codes(4).count(), 3584);
+    assert_eq!(scan::codes(3, 8).count(), 448);
+    assert_eq!(scan::codes(4, 8).count(), 3584);
     let args = ["octal", "scan", "--digits", "2", "--n-max", "4096"];
     let rows = |backend: &str| {
         let o = nimseq()
@@ -737,27 +738,32 @@ fn scan_rows_agree_across_backends() {
     // the values themselves.
     let kayles = fast_values(&"0.77".parse().unwrap(), 4096, Kernel::detect());
     let line = cpu.lines().find(|l| l.starts_with("\u{b7}77,")).unwrap();
-    assert!(line.ends_with(&checksum(&kayles)), "{line}");
+    assert!(
+        line.ends_with(&format!(",{},,,", checksum(&kayles))),
+        "{line}"
+    );
 }
 
 /// The GPU path's rows equal the CPU path's: every code of one and two digits (and 4.d1, which
-/// splits without taking) to n = 2000, random codes of three and four digits (fresh seed), a
+/// splits without taking, and three codes past octal, handed to the CPU) to n = 2000, random codes of three and four digits (fresh seed), a
 /// call in parts when the budget holds few codes, the hand-over to the CPU of codes whose
 /// values pass the kernel's bound (lowered here), and `octal scan` with every row re-checked.
 fn gpu_rows_equal_cpu_rows() {
     let Some(ctx) = gpu() else { return };
     let seed = fresh_seed();
     let mut rng = StdRng::seed_from_u64(seed);
-    let mut codes: Vec<OctalCode> = scan::codes(1).chain(scan::codes(2)).collect();
+    let mut codes: Vec<OctalCode> = scan::codes(1, 8).chain(scan::codes(2, 8)).collect();
     codes.extend((0..8).map(|d| format!("4.{d}").parse::<OctalCode>().unwrap()));
+    // Codes past octal, which the GPU hands to the CPU path.
+    codes.extend(["0.3F", "4!.0", "0.8"].map(|c| c.parse::<OctalCode>().unwrap()));
     for _ in 0..12 {
-        let all: Vec<OctalCode> = scan::codes(rng.random_range(3..=4)).collect();
+        let all: Vec<OctalCode> = scan::codes(rng.random_range(3..=4), 8).collect();
         codes.push(all[rng.random_range(0..all.len())].clone());
     }
     let cpu = |codes: &[OctalCode], n: usize| -> Vec<OctalRow> {
         codes
             .iter()
-            .map(|c| row::solve(c, n, ScanBackend::Cpu).unwrap())
+            .map(|c| row::solve(c, n, ScanBackend::Cpu, Budget::UNLIMITED).unwrap())
             .collect()
     };
     let gpu = OctalGpu::new(ctx).unwrap();
@@ -792,7 +798,7 @@ fn gpu_rows_equal_cpu_rows() {
         },
     )
     .unwrap();
-    let two: Vec<OctalCode> = scan::codes(2).collect();
+    let two: Vec<OctalCode> = scan::codes(2, 8).collect();
     let rows = low.solve(&two, 1500, all, &quiet).unwrap();
     assert!(
         rows.iter().any(|r| r.max_value >= 8),

@@ -210,7 +210,8 @@ fn out_names_and_equal_bounds() {
 
 /// One sequence as CSV rows `n,g` and as an OEIS b-file, the values of the JSON report.
 /// Infinite sets: all but {2,3,7} in JSON, its arithmetic period observed (4, 0, saltus 2)
-/// and not certified; subtract-a-square's P-positions as OEIS A030193 begins.
+/// and not certified; subtract-a-square's P-positions as OEIS A030193 begins, and to 100,000
+/// as Wikipedia describes them.
 fn seq_of_infinite_sets() {
     let json: serde_json::Value = serde_json::from_str(&run_ok(&[
         "sub",
@@ -237,6 +238,19 @@ fn seq_of_infinite_sets() {
         text.contains("P-positions  0 2 5 7 10 12 15 17 20 22 34 39 44 52 57 (below 60)"),
         "{text}"
     );
+    // Wikipedia's "Subtract a square": of the cold positions (value 0) below 40 million, one
+    // alone ends in 6, 11,356; so below 100,000.
+    let rows = run_ok(&[
+        "sub", "seq", "squares", "--len", "100000", "--format", "csv",
+    ]);
+    let cold_six: Vec<&str> = rows
+        .lines()
+        .skip(1)
+        .filter_map(|row| row.strip_suffix(",0"))
+        .filter(|n| n.ends_with('6'))
+        .collect();
+    assert_eq!(cold_six, ["11356"]);
+    assert_eq!(rows.lines().count(), 1 + 100_000);
 }
 
 /// `sub all-but-scan`: one row per set of each size (8 + 28 + 56 sets of up to three moves

@@ -4,6 +4,8 @@
 
 use indicatif::ProgressBar;
 use nimseq::memory::Budget;
+use nimseq::octal::row::{self, ScanBackend};
+use nimseq::octal::scan;
 use nimseq::octal::seq::{Reach, describe};
 use nimseq::octal::solver::Solver;
 use nimseq::octal::{OctalCode, reference};
@@ -251,9 +253,81 @@ fn take_break_cli() {
     );
 }
 
+/// `octal scan --base 16`: every hexadecimal code in order (240 of two digits, 3,840 of
+/// three), rows equal to the reference's (one digit, and random two-digit codes with a fresh
+/// seed) and, for codes of octal digits, to the octal scan's; growing pair bitsets held to the
+/// budget; any other base refused.
+fn hexadecimal_scan() {
+    let two: Vec<String> = scan::codes(2, 16).map(|c| c.to_string()).collect();
+    assert_eq!(two.len(), 240);
+    assert_eq!(
+        (two[0].as_str(), two[14].as_str()),
+        ("\u{b7}01", "\u{b7}0F")
+    );
+    assert_eq!(
+        (two[15].as_str(), two[239].as_str()),
+        ("\u{b7}11", "\u{b7}FF")
+    );
+    assert_eq!(scan::codes(3, 16).count(), 3840);
+    assert_eq!(
+        scan::codes(1, 8).count() + scan::codes(2, 8).count(),
+        7 + 56
+    );
+
+    let seed = fresh_seed();
+    let mut rng = StdRng::seed_from_u64(seed);
+    let all: Vec<OctalCode> = scan::codes(2, 16).collect();
+    for _ in 0..6 {
+        let code = &all[rng.random_range(0..all.len())];
+        let n = rng.random_range(600..1200);
+        let solve = |backend| row::solve(code, n, backend, Budget::UNLIMITED).unwrap();
+        assert_eq!(
+            solve(ScanBackend::Cpu),
+            solve(ScanBackend::Reference),
+            "{code} to {n} (seed {seed})"
+        );
+    }
+
+    let rows = |base: &str, backend: &str| {
+        let out = nimseq()
+            .args(["octal", "scan", "--digits", "1", "--n-max", "1500"])
+            .args(["--base", base, "--backend", backend])
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let hex = rows("16", "cpu");
+    assert_eq!(hex, rows("16", "reference"));
+    assert_eq!(hex.lines().count(), 1 + 15);
+    let octal = rows("8", "cpu");
+    let hex_lines: Vec<&str> = hex.lines().collect();
+    assert_eq!(
+        octal.lines().collect::<Vec<_>>(),
+        hex_lines[..8],
+        "0.1 to 0.7"
+    );
+    assert!(hex_lines[15].starts_with("\u{b7}F,"), "{hex}");
+
+    let scan = ["octal", "scan", "--digits", "1", "--base", "16"];
+    refused(
+        &[&scan[..], &["--n-max", "65536", "--mem-budget", "16M"]].concat(),
+        "with pair bitsets as wide as",
+    );
+    refused(
+        &["octal", "scan", "--base", "10"],
+        "the base is 8 or 16, not '10'",
+    );
+}
+
 trials!(
     hexadecimal_codes_equal_the_reference,
     certificates_equal_the_plain_certifier,
     grundys_game_published_values,
     take_break_cli,
+    hexadecimal_scan,
 );

@@ -51,6 +51,7 @@ def octal_scan(
     chunk_size: int = 16,
     verify_sample: Optional[float] = None,
     mem_budget: Bytes = None,
+    base: int = 8,
 ) -> ScanResult: ...
 def kcross_values(
     k: int, n_max: int = 50, backend: str = "auto", mem_budget: Bytes = None

@@ -151,14 +151,18 @@ def scan(
     chunk_size: int = 16,
     verify_sample: Optional[float] = None,
     mem_budget: Bytes = None,
+    base: int = 8,
 ) -> Union[ScanTable, ScanSummary]:
     """Every code 0.d1...dk with dk != 0 to ``n_max``: ``nimseq octal scan``.
 
     One row per code: code, period, preperiod, certified_at (empty where no period was
-    proved), computed, max_value, rare_count, checksum (ogsolve's, of G(0..n_max)).
+    proved), computed, max_value, rare_count, checksum (ogsolve's, of G(0..n_max)), and for a
+    code not settled observed_period, observed_preperiod, observed_saltus: the arithmetic
+    period G(n + p) = G(n) + s its values show, not proved (empty where none shows).
 
     Args:
-        digits: digits after the point (1 to 6): 3 is 448 codes, 4 is 3,584.
+        digits: digits after the point (1 to 6): 3 is 448 codes, 4 is 3,584 (in base 16: 2
+            is 240, 3 is 3,840).
         n_max: values G(0..n_max) of each code (1 to 2^24); a period is looked for at each
             doubling from 1024.
         backend: "auto", "cpu", "gpu" or "reference"; all give identical rows.
@@ -172,6 +176,8 @@ def scan(
         verify_sample: fraction of rows re-checked by a plainer solver [default: 0.01 on the
             GPU, else 0].
         mem_budget: most memory the values may take [default: half the machine's memory].
+        base: 8, or 16 for hexadecimal codes such as 0.3F (digits 8 to F also split a heap
+            in three; those codes run on the CPU path).
 
     Returns:
         Without ``out``, a :class:`ScanTable` (the period columns masked where a code was not
@@ -185,7 +191,7 @@ def scan(
     """
     columns, fields, text = _nimseq.octal_scan(
         digits, n_max, backend, None if out is None else os.fspath(out), resume, format,
-        shard, chunk_size, verify_sample, mem_budget,
+        shard, chunk_size, verify_sample, mem_budget, base,
     )
     return _result(columns, fields, text)
 

@@ -13,7 +13,7 @@ use super::{Bytes, budget, narrow, position_json, refuse, run};
 use nimseq::backend::{BackendChoice, choose};
 use nimseq::octal::OctalCode;
 use nimseq::octal::scan::{
-    Backend, MAX_DIGITS, N_MAX_RANGE, OctalScanSummary, ScanOptions, code_count,
+    Backend, MAX_DIGITS, N_MAX_RANGE, OctalScanSummary, ScanOptions, code_count, parse_base,
 };
 use nimseq::octal::seq::{Reach, describe_with_bar};
 use nimseq::output::scan::{Scan, ScanJob};
@@ -109,7 +109,7 @@ fn octal_period<'py>(
 #[pyfunction]
 #[pyo3(signature = (
     digits=3, n_max=1 << 16, backend="auto", out=None, resume=false, format=None,
-    shard="1/1", chunk_size=16, verify_sample=None, mem_budget=None,
+    shard="1/1", chunk_size=16, verify_sample=None, mem_budget=None, base=8,
 ))]
 #[allow(clippy::too_many_arguments)]
 fn octal_scan<'py>(
@@ -124,14 +124,18 @@ fn octal_scan<'py>(
     chunk_size: u64,
     verify_sample: Option<f64>,
     mem_budget: Option<Bytes>,
+    base: i128,
 ) -> PyResult<ScanResult<'py>> {
     use BackendChoice::*;
     let digits = in_range("digits", digits, 1..=MAX_DIGITS as u64)?;
+    let base = parse_base(&base.to_string())
+        .map_err(|why| refuse(format!("invalid value '{base}' for 'base': {why}")))?;
     let n_max = in_range("n_max", n_max, N_MAX_RANGE)?;
     let choice = super::backend(backend, &[Auto, Reference, Cpu, Gpu])?;
     let to_columns = out.is_none();
     let mut opts = ScanOptions {
         digits: digits as usize,
+        base,
         n_max: n_max as usize,
         output: scan_output(format, shard, chunk_size, out, resume)?,
         verify_sample: fraction(verify_sample)?,
@@ -140,7 +144,7 @@ fn octal_scan<'py>(
     // Checked against the budget before anything is allocated, as for subtraction scans.
     let columns = to_columns
         .then(|| {
-            let (header, count) = (opts.header(), code_count(opts.digits));
+            let (header, count) = (opts.header(), code_count(opts.digits, opts.base));
             columns_within(
                 header,
                 count,

@@ -40,6 +40,7 @@ CASES = [
       "--mem-budget", "1K"]),
     (lambda: nimseq.octal.scan(digits=7), ["octal", "scan", "--digits", "7"]),
     (lambda: nimseq.octal.scan(n_max=0), ["octal", "scan", "--n-max", "0"]),
+    (lambda: nimseq.octal.scan(base=10), ["octal", "scan", "--base", "10"]),
     (lambda: nimseq.kcross.values(k=1), ["kcross", "seq", "--k", "1"]),
     (lambda: nimseq.kcross.value("[3X4", k=3), ["kcross", "value", "[3X4", "--k", "3"]),
     (lambda: nimseq.kcross.value("[XXX]", k=3), ["kcross", "value", "[XXX]", "--k", "3"]),

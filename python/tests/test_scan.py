@@ -74,6 +74,18 @@ def test_octal_scan_keeps_codes_as_text_and_unsettled_periods_missing(cli):
     assert t.summary["settled"] == 40 and t.summary["unsettled"] == 16
 
 
+def test_hexadecimal_scan_shows_observed_arithmetic_periods(cli):
+    want = cli("octal", "scan", "--digits", 1, "--base", 16, "--n-max", 2048, "--backend", "cpu")
+    t = nimseq.octal.scan(digits=1, base=16, n_max=2048, backend="cpu")
+    assert t.rows == 15 and t.to_polars().write_csv() == want
+    frame = t.to_polars().filter(pl.col("observed_saltus") > 0)
+    # 0.8: G(n + 3) = G(n) + 1 from n = 1; 0.C: G(n + 2) = G(n) + 1 from n = 1.
+    assert frame.select("code", "observed_period", "observed_preperiod", "observed_saltus").rows() == [
+        ("\u00b78", 3, 1, 1),
+        ("\u00b7C", 2, 1, 1),
+    ]
+
+
 def test_scan_to_a_file_is_the_cli_file(cli, tmp_path):
     ours, theirs = tmp_path / "py.csv", tmp_path / "cli.csv"
     summary = nimseq.sub.scan(c_max=80, out=ours, chunk_size=10000)

@@ -60,11 +60,12 @@ pub fn run(command: BenchCommand) -> Result<()> {
         BenchCommand::Octal(args) => {
             let n_max = args.n_max as usize;
             let codes = match args.codes.is_empty() {
-                true => octal::scan::codes(args.digits as usize).collect(),
+                true => octal::scan::codes(args.digits as usize, 8).collect(),
                 false => args.codes,
             };
             let budget = args.runs.memory.budget();
-            octal::scan::check_memory(n_max, budget)?;
+            let three_heaps = codes.iter().any(|c| c.max_heaps() > 2);
+            octal::scan::check_memory(n_max, three_heaps, budget)?;
             eprintln!("timing {} octal code(s) to n = {n_max}", codes.len());
             let gpu = bench_gpu(args.runs.no_gpu);
             let kernel = gpu.as_ref().map(OctalGpu::new).transpose()?;

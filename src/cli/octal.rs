@@ -75,6 +75,7 @@ pub fn run(command: OctalCommand) -> Result<()> {
 fn run_scan(args: OctalScanArgs) -> Result<()> {
     let opts = ScanOptions {
         digits: args.digits as usize,
+        base: args.base,
         n_max: args.n_max as usize,
         output: args.output.with_chunks(args.chunk_size),
         verify_sample: args.verify_sample,

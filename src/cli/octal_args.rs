@@ -16,7 +16,8 @@ pub enum OctalCommand {
     Seq(OctalSeqArgs),
     /// Value frequencies, the rare/common split and the largest value of G(0..n-max).
     Stats(OctalStatsArgs),
-    /// Every code 0.d1...dk with dk != 0 to --n-max: one row per code with its certified
+    /// Every code 0.d1...dk with dk != 0 (octal digits, or hexadecimal with --base 16) to
+    /// --n-max: one row per code with its certified
     /// period and pre-period (or none), largest value, rare count and ogsolve's checksum.
     Scan(OctalScanArgs),
     /// A position of several heaps: each heap's value, the nim-sum, the outcome and every
@@ -83,9 +84,13 @@ pub struct OctalStatsArgs {
 
 #[derive(Args, Debug)]
 pub struct OctalScanArgs {
-    /// Digits after the point: 3 is 448 codes, 4 is 3,584.
+    /// Digits after the point: 3 is 448 codes, 4 is 3,584 (in base 16: 2 is 240, 3 is 3,840).
     #[arg(long, default_value_t = 3, value_parser = ranged(1..=nimseq::octal::scan::MAX_DIGITS as u64))]
     pub digits: u64,
+    /// The digits' base: 8 (moves leave up to two heaps) or 16 (hexadecimal codes such as
+    /// 0.3F, whose digits 8 to F also split a heap in three; those run on the CPU path).
+    #[arg(long, default_value = "8", value_parser = nimseq::octal::scan::parse_base)]
+    pub base: u32,
     /// Values G(0..n-max) of each code: a period is looked for at each doubling from 1024.
     #[arg(long, default_value_t = 1 << 16, value_parser = ranged(nimseq::octal::scan::N_MAX_RANGE))]
     pub n_max: u64,

@@ -128,6 +128,9 @@ impl<'c> OctalGpu<'c> {
             .into());
         }
         let at_once = self.codes_at_once(n_max, budget)?;
+        // The codes a part hands to the CPU path, one a thread, beside the host's copies.
+        let held = HOST_BYTES_PER_VALUE * n_max as u64 * at_once.min(codes.len()) as u64;
+        let on_cpu = budget.less(held);
         let mut rows = Vec::with_capacity(codes.len());
         let parts = codes.len().div_ceil(at_once);
         for (k, part) in codes.chunks(at_once).enumerate() {
@@ -138,7 +141,7 @@ impl<'c> OctalGpu<'c> {
                 };
                 progress.set_message(format!("{part}{active} codes on the GPU to n = {at}"));
             };
-            rows.extend(self.solve_part(part, n_max, say)?);
+            rows.extend(self.solve_part(part, n_max, on_cpu, say)?);
         }
         Ok(rows)
     }
@@ -175,6 +178,7 @@ impl<'c> OctalGpu<'c> {
         &self,
         codes: &[OctalCode],
         n_max: usize,
+        on_cpu: Budget,
         say: impl Fn(usize, usize),
     ) -> Result<Vec<OctalRow>, OctalError> {
         let ctx = self.ctx;
@@ -311,7 +315,10 @@ impl<'c> OctalGpu<'c> {
             .par_iter()
             .zip(tracks)
             .map(|(code, track)| match track.on_cpu {
-                true => row::solve(code, n_max, ScanBackend::Cpu),
+                true => {
+                    let threads = rayon::current_num_threads();
+                    row::solve_shared(code, n_max, ScanBackend::Cpu, on_cpu, threads)
+                }
                 false => Ok(row::row(code, &track.g, track.found, n_max)),
             })
             .collect()

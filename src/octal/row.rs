@@ -7,11 +7,13 @@ use serde::Serialize;
 use super::code::OctalCode;
 use super::fast::best_split;
 use super::reference;
-use super::seq::{Certificate, OctalError, certify_prefix, checksum, look_lengths};
+use super::seq::{Certificate, OctalError, Room, certify_prefix, checksum, look_lengths, step};
 use super::solver::Solver;
+use crate::memory::{Budget, OverBudget};
 use crate::output::Field;
 use crate::output::Row;
 use crate::output::parquet::{Column, Kind};
+use crate::period::observed_arithmetic;
 
 /// Which CPU solver computes a code's row; both give identical rows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -42,10 +44,16 @@ pub struct OctalRow {
     pub rare_count: u64,
     /// ogsolve's checksum of `G(0..n_max)`, past a certified prefix by its period.
     pub checksum: String,
+    /// For a code not settled: the arithmetic period `G(n + p) = G(n) + s` the values show
+    /// (saltus 0 for a plain period), observed over those computed, not proved; a column each,
+    /// all three set or none.
+    pub observed_period: Option<usize>,
+    pub observed_preperiod: Option<usize>,
+    pub observed_saltus: Option<u32>,
 }
 
 /// The Parquet types of the columns of [`OctalRow::CSV_HEADER`].
-pub const COLUMNS: [Column; 8] = [
+pub const COLUMNS: [Column; 11] = [
     Column::required(Kind::Text),
     Column::optional(Kind::U32),
     Column::optional(Kind::U32),
@@ -54,11 +62,14 @@ pub const COLUMNS: [Column; 8] = [
     Column::required(Kind::U32),
     Column::required(Kind::U64),
     Column::required(Kind::Text),
+    Column::optional(Kind::U32),
+    Column::optional(Kind::U32),
+    Column::optional(Kind::U32),
 ];
 
 impl OctalRow {
-    pub const CSV_HEADER: &'static str =
-        "code,period,preperiod,certified_at,computed,max_value,rare_count,checksum";
+    pub const CSV_HEADER: &'static str = "code,period,preperiod,certified_at,computed,max_value,\
+        rare_count,checksum,observed_period,observed_preperiod,observed_saltus";
 }
 
 impl Row for OctalRow {
@@ -72,18 +83,38 @@ impl Row for OctalRow {
         out(Field::Unsigned(self.max_value.into()));
         out(Field::Unsigned(self.rare_count));
         out(Field::Text(&self.checksum));
+        out(number(self.observed_period));
+        out(number(self.observed_preperiod));
+        out(number(self.observed_saltus.map(|s| s as usize)));
     }
 }
 
 /// The row of `code`: values computed by `backend` at each length a period is looked for,
-/// until one is certified or `n_max` is reached.
-pub fn solve(code: &OctalCode, n_max: usize, backend: ScanBackend) -> Result<OctalRow, OctalError> {
+/// until one is certified or `n_max` is reached. The fast path's pair bitsets (three heaps)
+/// grow with the values: they are held to `budget` a step at a time.
+pub fn solve(
+    code: &OctalCode,
+    n_max: usize,
+    backend: ScanBackend,
+    budget: Budget,
+) -> Result<OctalRow, OctalError> {
     let mut engine = Solver::new(code);
     let mut reference_values = Vec::new();
+    let room = Room {
+        code,
+        target: n_max,
+        shown: 0,
+        budget,
+    };
+    let step = step(code);
     for at in look_lengths(code, n_max) {
         let g = match backend {
             ScanBackend::Cpu => {
-                engine.extend(at)?;
+                while engine.values().len() < at {
+                    engine.extend(at.min(engine.values().len() + step))?;
+                    let n = engine.values().len();
+                    room.check(n, engine.rare_count(), engine.table_bytes(n_max))?;
+                }
                 engine.values()
             }
             ScanBackend::Reference => {
@@ -102,6 +133,27 @@ pub fn solve(code: &OctalCode, n_max: usize, backend: ScanBackend) -> Result<Oct
     Ok(row(code, g, None, n_max))
 }
 
+/// [`solve`] for one of `at_once` codes solved together within `budget`: each held to an
+/// equal share, a refusal told for all of them.
+pub fn solve_shared(
+    code: &OctalCode,
+    n_max: usize,
+    backend: ScanBackend,
+    budget: Budget,
+    at_once: usize,
+) -> Result<OctalRow, OctalError> {
+    let at_once = at_once.max(1) as u64;
+    solve(code, n_max, backend, budget.share(at_once)).map_err(|e| match e {
+        OctalError::OverBudget(e) if at_once > 1 => OverBudget {
+            what: format!("{}, {at_once} codes at once,", e.what),
+            needed: e.needed.saturating_mul(at_once),
+            budget: budget.bytes(),
+        }
+        .into(),
+        e => e,
+    })
+}
+
 /// The row of `code` from its values `g`, certified (with the length that did it) or not.
 pub fn row(
     code: &OctalCode,
@@ -116,6 +168,7 @@ pub fn row(
             all.push(all[n - c.period]);
         }
     }
+    let observed = found.is_none().then(|| observed_arithmetic(g)).flatten();
     OctalRow {
         code: code.to_string(),
         period: found.as_ref().map(|(c, _)| c.period),
@@ -125,5 +178,8 @@ pub fn row(
         max_value: g.iter().copied().max().unwrap_or(0),
         rare_count: best_split(g, code.t(), code.splits_only_last()).2,
         checksum: checksum(&all[..n_max]),
+        observed_period: observed.map(|a| a.period),
+        observed_preperiod: observed.map(|a| a.preperiod),
+        observed_saltus: observed.map(|a| a.saltus),
     }
 }

@@ -1,6 +1,7 @@
-//! `nimseq octal scan`: every code `0.d1...dk` with `dk != 0` (448 codes of 3 digits, 3,584 of
-//! 4) to a fixed length, one row each: its certified period and pre-period or none, and
-//! ogsolve's checksum of the same `G(0..n-max)`, so that codes with one sequence group by it.
+//! `nimseq octal scan`: every code `0.d1...dk` with `dk != 0` (448 octal codes of 3 digits,
+//! 3,584 of 4; 240 hexadecimal codes of 2 digits, 3,840 of 3) to a fixed length, one row each:
+//! its certified period and pre-period or none, and ogsolve's checksum of the same
+//! `G(0..n-max)`, so that codes with one sequence group by it.
 //! Rows go out chunk by chunk, resumable, in shards, through the driver `sub scan` uses
 //! ([`crate::output::scan`]); a sample of the GPU's rows is re-checked on the CPU path.
 
@@ -13,7 +14,7 @@ use serde::{Deserialize, Serialize};
 
 use super::code::OctalCode;
 use super::gpu::OctalGpu;
-use super::row::{COLUMNS, OctalRow, ScanBackend, solve};
+use super::row::{COLUMNS, OctalRow, ScanBackend, solve_shared};
 use super::seq::{OctalError, memory};
 use crate::backend::{Chosen, announce_calibrated};
 use crate::memory::{Budget, OverBudget};
@@ -22,8 +23,20 @@ use crate::output::resumable::ResumeError;
 use crate::output::scan::{Plan, Sample, Scan, ScanOutput, SolveOn, Tally};
 use crate::output::{Field, Format, ReadFields, Row};
 
-/// Digits after the point a scan may ask for: 6 is 229,376 codes.
+/// Digits after the point a scan may ask for: 6 is 229,376 octal codes.
 pub const MAX_DIGITS: usize = 6;
+
+/// The bases a scan's digits may run over: octal (moves leave up to two heaps) and
+/// hexadecimal (up to three: `--base 16`).
+pub const BASES: [u32; 2] = [8, 16];
+
+/// The base `text` names if a scan may run over it, else why not.
+pub fn parse_base(text: &str) -> Result<u32, String> {
+    text.parse()
+        .ok()
+        .filter(|b| BASES.contains(b))
+        .ok_or_else(|| format!("the base is 8 or 16, not '{text}'"))
+}
 
 /// Values `n_max` a scan computes of each code (`--n-max`).
 pub const N_MAX_RANGE: std::ops::RangeInclusive<u64> = 1..=1 << 24;
@@ -65,10 +78,13 @@ impl Backend<'_> {
         progress: &ProgressBar,
     ) -> Result<Vec<OctalRow>, OctalError> {
         match self {
-            Backend::Cpu(solver) => codes
-                .par_iter()
-                .map(|code| solve(code, n_max, *solver))
-                .collect(),
+            Backend::Cpu(solver) => {
+                let threads = rayon::current_num_threads();
+                codes
+                    .par_iter()
+                    .map(|code| solve_shared(code, n_max, *solver, budget, threads))
+                    .collect()
+            }
             Backend::Gpu(gpu) => gpu.solve(codes, n_max, budget, progress),
         }
     }
@@ -123,11 +139,13 @@ impl Calibration {
     /// 2^22 values), checking that their rows are the same.
     pub fn run(opts: &ScanOptions, gpu: &OctalGpu<'_>) -> Result<Self, ScanError> {
         let n = (opts.n_max / 8).max(1024).min(opts.n_max);
-        let total = code_count(opts.digits) as usize;
+        let total = code_count(opts.digits, opts.base) as usize;
         let wanted = (GPU_CODES_PER_CALL as usize)
             .min(CALIBRATION_WORK / n)
             .clamp(1, total);
-        let sample: Vec<OctalCode> = codes(opts.digits).step_by(total.div_ceil(wanted)).collect();
+        let sample: Vec<OctalCode> = codes(opts.digits, opts.base)
+            .step_by(total.div_ceil(wanted))
+            .collect();
         let quiet = ProgressBar::hidden();
         let start = std::time::Instant::now();
         let want = Backend::Cpu(ScanBackend::Cpu).solve(&sample, n, opts.budget, &quiet)?;
@@ -194,7 +212,7 @@ impl<'c> Backend<'c> {
     /// that fails its calibration, take the CPU path; rows that differ are a bug and an error.
     pub fn faster(opts: &ScanOptions, gpu: OctalGpu<'c>) -> Result<(Self, String), ScanError> {
         let cpu = Backend::Cpu(ScanBackend::Cpu);
-        if code_count(opts.digits).saturating_mul(opts.n_max as u64) < CALIBRATE_FROM {
+        if code_count(opts.digits, opts.base).saturating_mul(opts.n_max as u64) < CALIBRATE_FROM {
             return Ok((cpu, "a small scan, done in moments either way".into()));
         }
         let name = gpu.context().info.name.clone();
@@ -213,6 +231,10 @@ impl<'c> Backend<'c> {
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct ScanOptions {
     pub digits: usize,
+    /// 8 or 16 ([`BASES`]); left out of the job's record when 8, as before there was a choice,
+    /// so that octal scans resume and merge with those of older builds.
+    #[serde(default = "octal", skip_serializing_if = "is_octal")]
+    pub base: u32,
     pub n_max: usize,
     /// Format, shard, chunk size (in codes), where the rows go.
     #[serde(flatten)]
@@ -248,21 +270,33 @@ pub enum ScanError {
     },
 }
 
-/// How many codes have `digits` digits after the point, the last non-zero.
-pub fn code_count(digits: usize) -> u64 {
-    7 * 8u64.pow(digits.saturating_sub(1) as u32)
+fn octal() -> u32 {
+    8
 }
 
-/// Every code of `digits` digits after the point, the last non-zero, in increasing order.
-pub fn codes(digits: usize) -> impl Iterator<Item = OctalCode> {
-    (0..code_count(digits)).map(move |k| {
-        // The last digit runs over 1..=7, the others over 0..=7, the first most significant.
+fn is_octal(base: &u32) -> bool {
+    *base == 8
+}
+
+/// How many codes have `digits` digits of `base` after the point, the last non-zero.
+pub fn code_count(digits: usize, base: u32) -> u64 {
+    let base = u64::from(base);
+    (base - 1).saturating_mul(base.saturating_pow(digits.saturating_sub(1) as u32))
+}
+
+/// Every code of `digits` digits of `base` (8 or 16) after the point, the last non-zero, in
+/// increasing order.
+pub fn codes(digits: usize, base: u32) -> impl Iterator<Item = OctalCode> {
+    const DIGITS: &[u8; 16] = b"0123456789ABCDEF";
+    let b = u64::from(base);
+    (0..code_count(digits, base)).map(move |k| {
+        // The last digit runs over 1..base, the others over 0..base, the first most significant.
         let mut text = String::from("0.");
-        let (rest, last) = (k / 7, k % 7 + 1);
+        let (rest, last) = (k / (b - 1), k % (b - 1) + 1);
         for i in (0..digits - 1).rev() {
-            text.push(char::from(b'0' + (rest >> (3 * i) & 7) as u8));
+            text.push(char::from(DIGITS[(rest / b.pow(i as u32) % b) as usize]));
         }
-        text.push(char::from(b'0' + last as u8));
+        text.push(char::from(DIGITS[last as usize]));
         text.parse().expect("a valid code")
     })
 }
@@ -315,11 +349,14 @@ impl fmt::Display for OctalScanSummary {
     }
 }
 
-/// Refuses codes to `n_max` that may not fit `budget`, one code on each thread at once.
-pub fn check_memory(n_max: usize, budget: Budget) -> Result<(), OverBudget> {
+/// Refuses codes to `n_max` that may not fit `budget`, one code on each thread at once. Any
+/// code may make every size rare; the pair bitsets of codes that split a heap in three take at
+/// least a word a size, and are checked again as the values widen them ([`solve`]).
+pub fn check_memory(n_max: usize, three_heaps: bool, budget: Budget) -> Result<(), OverBudget> {
     let threads = rayon::current_num_threads() as u64;
-    // Any code may make every size rare.
-    budget.check(memory(n_max, n_max, 0).saturating_mul(threads), || {
+    let bitsets = if three_heaps { 8 * n_max as u64 } else { 0 };
+    let one = memory(n_max, n_max, 0).saturating_add(bitsets);
+    budget.check(one.saturating_mul(threads), || {
         format!("{threads} codes to n = {n_max} at once")
     })
 }
@@ -339,15 +376,15 @@ impl Scan for ScanOptions {
     }
 
     fn check(&self) -> Result<(), ScanError> {
-        Ok(check_memory(self.n_max, self.budget)?)
+        Ok(check_memory(self.n_max, self.base > 8, self.budget)?)
     }
 
     fn count(&self) -> u64 {
-        code_count(self.digits)
+        code_count(self.digits, self.base)
     }
 
     fn items(&self, skip: u64) -> impl Iterator<Item = OctalCode> + '_ {
-        codes(self.digits).skip(skip as usize)
+        codes(self.digits, self.base).skip(skip as usize)
     }
 
     fn header(&self) -> &'static str {
@@ -376,6 +413,13 @@ impl Scan for ScanOptions {
             max_value: u32::try_from(f.unsigned(5)?).map_err(|e| e.to_string())?,
             rare_count: f.unsigned(6)?,
             checksum: f.text(7)?,
+            observed_period: optional(8)?,
+            observed_preperiod: optional(9)?,
+            observed_saltus: f
+                .optional(10)?
+                .map(u32::try_from)
+                .transpose()
+                .map_err(|e| e.to_string())?,
         })
     }
 
@@ -414,7 +458,7 @@ impl<'c> SolveOn<Backend<'c>> for ScanOptions {
         let fraction = self
             .verify_sample
             .unwrap_or(backend.default_verify_sample());
-        verify_sample(backend, codes, &rows, self.n_max, fraction)?;
+        verify_sample(backend, codes, &rows, self.n_max, fraction, self.budget)?;
         Ok(rows)
     }
 }
@@ -434,17 +478,19 @@ fn verify_sample(
     rows: &[OctalRow],
     n_max: usize,
     fraction: f64,
+    budget: Budget,
 ) -> Result<(), ScanError> {
     let (Some(checker), Some(sample)) = (backend.checker(), Sample::new(fraction)) else {
         return Ok(());
     };
     let checker_name = Backend::Cpu(checker).name();
+    let threads = rayon::current_num_threads();
     codes
         .par_iter()
         .zip(rows)
         .filter(|(code, _)| sample.picks(code))
         .try_for_each(|(code, got)| {
-            let want = solve(code, n_max, checker)?;
+            let want = solve_shared(code, n_max, checker, budget, threads)?;
             if &want == got {
                 return Ok(());
             }
@@ -466,13 +512,13 @@ mod tests {
     /// a fraction of 0 checks nothing.
     #[test]
     fn a_sampled_row_that_differs_is_an_error() {
-        let codes: Vec<OctalCode> = codes(1).collect();
+        let codes: Vec<OctalCode> = codes(1, 8).collect();
         let cpu = Backend::Cpu(ScanBackend::Cpu);
         let quiet = ProgressBar::hidden();
         let mut rows = cpu.solve(&codes, 300, Budget::UNLIMITED, &quiet).unwrap();
-        verify_sample(&cpu, &codes, &rows, 300, 1.0).unwrap();
+        verify_sample(&cpu, &codes, &rows, 300, 1.0, Budget::UNLIMITED).unwrap();
         rows[3].checksum = "0x00000000".into();
-        let err = verify_sample(&cpu, &codes, &rows, 300, 1.0).unwrap_err();
+        let err = verify_sample(&cpu, &codes, &rows, 300, 1.0, Budget::UNLIMITED).unwrap_err();
         let message = err.to_string();
         assert!(
             message.starts_with(
@@ -484,6 +530,6 @@ mod tests {
             message.contains(",0x00000000, the reference path's \u{b7}4,"),
             "{message}"
         );
-        verify_sample(&cpu, &codes, &rows, 300, 0.0).unwrap();
+        verify_sample(&cpu, &codes, &rows, 300, 0.0, Budget::UNLIMITED).unwrap();
     }
 }

@@ -199,23 +199,23 @@ const STEP: usize = 1 << 12;
 
 /// [`STEP`] for `code`: about as much work between two looks whatever its length, so that
 /// `--max-time` holds for a code of 4,096 digits too.
-fn step(code: &OctalCode) -> usize {
+pub(super) fn step(code: &OctalCode) -> usize {
     (STEP * 64 / code.t().max(64)).max(16)
 }
 
 /// What a run may take: the values it is to compute and show, refused up front past the
 /// budget, and checked again at each step as the rare list grows (that depends on the values).
-struct Room<'a> {
-    code: &'a OctalCode,
-    target: usize,
-    shown: usize,
-    budget: Budget,
+pub(super) struct Room<'a> {
+    pub(super) code: &'a OctalCode,
+    pub(super) target: usize,
+    pub(super) shown: usize,
+    pub(super) budget: Budget,
 }
 
 impl Room<'_> {
     /// Refuses the run if the values with `rare` rare sizes and `table` bytes of the pair
     /// bitsets may not fit (`n` values computed).
-    fn check(&self, n: usize, rare: usize, table: u64) -> Result<(), OverBudget> {
+    pub(super) fn check(&self, n: usize, rare: usize, table: u64) -> Result<(), OverBudget> {
         let Room {
             code,
             target,
