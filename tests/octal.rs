@@ -122,7 +122,8 @@ fn fast_path_equals_the_reference() {
 }
 
 /// Every kernel clears the bits the plain one does: random values, random bitsets (up to 2^13 bits,
-/// past what registers hold), random rare lists, batches at every offset (fresh seed).
+/// past what registers hold), random rare lists, batches at every offset (fresh seed); and every
+/// kernel's shifted clear (three-heap splits) the bits its definition does, widths 1 to 128.
 fn kernels_clear_the_same_bits() {
     let seed = fresh_seed();
     let mut rng = StdRng::seed_from_u64(seed);
@@ -168,6 +169,26 @@ fn kernels_clear_the_same_bits() {
         Kernel::Plain.offer_rare(&mut plain, words, &g, &pos, &val, base);
         let mut plain_want = want.to_vec();
         let plain_left = Kernel::Plain.offer_common(&mut plain_want, &g, None, left, last, wanted);
+        // The shifted clear of the pair bitsets (codes that split in three), every kernel
+        // against the definition: each set bit `v` clears `v xor x`, at every width.
+        let width = 1usize << rng.random_range(0..8);
+        let src: Vec<u64> = (0..width).map(|_| rng.random()).collect();
+        let x = rng.random_range(0..64 * width as u32);
+        let mut shifted = open[..width.min(open.len())].to_vec();
+        shifted.resize(width, !0);
+        let mut want_shifted = shifted.clone();
+        for v in (0..64 * width).filter(|&v| src[v / 64] >> (v % 64) & 1 != 0) {
+            let y = v ^ x as usize;
+            want_shifted[y / 64] &= !(1 << (y % 64));
+        }
+        for &kernel in &kernels {
+            let mut got = shifted.clone();
+            kernel.shifted_clear(&mut got, &src, x);
+            assert_eq!(
+                got, want_shifted,
+                "{kernel:?} shifted_clear by {x} (seed {seed})"
+            );
+        }
         for &fast in &kernels[1..] {
             let mut other = open.clone();
             fast.offer_rare(&mut other, words, &g, &pos, &val, base);

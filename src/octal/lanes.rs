@@ -1,7 +1,8 @@
-//! The two inner loops of the rare/common split, over bitsets of values (bit `v` of word
-//! `v / 64`): the splits with a rare part, and the scan of all splits for the values still
-//! wanted. Each has a plain loop, an AVX2 one and an AVX-512 one, chosen at run time; all clear
-//! exactly the same bits.
+//! The inner loops of the fast paths, over bitsets of values (bit `v` of word `v / 64`): for
+//! the rare/common split, the splits with a rare part and the scan of all splits for the values
+//! still wanted; for codes that split in three, the shifted clear of a pair bitset. Each has a
+//! plain loop, an AVX2 one and an AVX-512 one, chosen at run time; all clear exactly the same
+//! bits.
 //!
 //! The AVX-512 loops take 16 splits a step and test their xors against the bitset (held in
 //! registers when it fits, else read by a gather); the rare loop clears the lanes that hit
@@ -118,6 +119,141 @@ impl Kernel {
             wanted -= u32::from(clear(want, g[a] ^ g[left - a]));
         }
         wanted
+    }
+
+    /// Clears in `open` each bit `v xor x` for `v` set in `bits` (both of the same width, a
+    /// power of two words, `x` below it): the options a heap of value `x` adds to each pair of
+    /// a bitset (the three-heap splits of `super::pairs`). The AVX2 and AVX-512 clones run the
+    /// same loop, eight words a step.
+    pub fn shifted_clear(self, open: &mut [u64], bits: &[u64], x: u32) {
+        debug_assert!(open.len() == bits.len() && open.len().is_power_of_two());
+        debug_assert!((x as usize) < 64 * open.len());
+        match self {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: the CPU has AVX-512 F, BW and VBMI and GFNI (checked).
+            Kernel::Avx512 if has_avx512() && has_vbmi_gfni() && open.len() >= BLOCK => unsafe {
+                shifted_clear_vbmi(open, bits, x)
+            },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: the CPU has AVX-512 F (checked).
+            Kernel::Avx512 if has_avx512() => unsafe { shifted_clear_avx512(open, bits, x) },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: the CPU has AVX2 (checked).
+            Kernel::Avx2 if has_avx2() => unsafe { shifted_clear_avx2(open, bits, x) },
+            _ => shifted_clear_blocks(open, bits, x),
+        }
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+fn shifted_clear_avx512(open: &mut [u64], bits: &[u64], x: u32) {
+    shifted_clear_blocks(open, bits, x);
+}
+
+/// Whether this CPU permutes bytes (AVX-512 VBMI) and bits within bytes (GFNI) in one step each.
+#[cfg(target_arch = "x86_64")]
+fn has_vbmi_gfni() -> bool {
+    std::arch::is_x86_feature_detected!("avx512bw")
+        && std::arch::is_x86_feature_detected!("avx512vbmi")
+        && std::arch::is_x86_feature_detected!("gfni")
+}
+
+/// [`Kernel::shifted_clear`] at least a block wide, in two instructions a block: one byte
+/// permutation for the words' order and their bytes' (`vpermb`), one affine map for the bits
+/// within each byte (`gf2p8affineqb`).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,gfni")]
+fn shifted_clear_vbmi(open: &mut [u64], bits: &[u64], x: u32) {
+    use std::arch::x86_64::*;
+    let (far, near) = ((x >> 6) as usize, (x & 63) as usize);
+    let (blocks, lanes) = (far / BLOCK, far % BLOCK);
+    // Output byte `p` (word `p / 8`, byte `p % 8`) comes from word `p / 8 ^ lanes`, byte
+    // `p % 8 ^ near / 8`; output bit `i` of a byte from bit `i ^ near % 8`, row `7 - i` of the
+    // affine map's matrix.
+    let order: [u8; 64] =
+        std::array::from_fn(|p| (((p / 8) ^ lanes) * 8 + ((p % 8) ^ (near / 8))) as u8);
+    let matrix = (0..8).fold(0u64, |m, i| m | 1 << (i ^ (near % 8)) << (8 * (7 - i)));
+    // SAFETY: `order` holds 64 bytes.
+    let order = unsafe { _mm512_loadu_si512(order.as_ptr().cast()) };
+    let matrix = _mm512_set1_epi64(matrix as i64);
+    for (j, out) in open.chunks_exact_mut(BLOCK).enumerate() {
+        let from = &bits[(j ^ blocks) * BLOCK..][..BLOCK];
+        // SAFETY: `from` and `out` hold a block of 8 words each.
+        unsafe {
+            let moved = _mm512_permutexvar_epi8(order, _mm512_loadu_si512(from.as_ptr().cast()));
+            let moved = _mm512_gf2p8affine_epi64_epi8::<0>(moved, matrix);
+            let kept = _mm512_andnot_si512(moved, _mm512_loadu_si512(out.as_ptr().cast()));
+            _mm512_storeu_si512(out.as_mut_ptr().cast(), kept);
+        }
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn shifted_clear_avx2(open: &mut [u64], bits: &[u64], x: u32) {
+    shifted_clear_blocks(open, bits, x);
+}
+
+/// Words [`shifted_clear_blocks`] moves at once: one 512-bit register.
+const BLOCK: usize = 8;
+
+/// [`Kernel::shifted_clear`]: the bits of `v xor x` are those of `v` with the words permuted by
+/// `x >> 6` and each word's bits by `x & 63`. Both are conditional swaps (of bit blocks within
+/// a word, of words within a block of eight, of blocks), the same for every word of a call: the
+/// loop over a block's words is one vector operation a swap, and the test of each swap's bit of
+/// `x` is outside it.
+#[inline(always)]
+fn shifted_clear_blocks(open: &mut [u64], bits: &[u64], x: u32) {
+    let (far, near) = ((x >> 6) as usize, x & 63);
+    if open.len() < BLOCK {
+        // One short block: fewer words than a register, gathered one by one.
+        let mut block = [0u64; BLOCK];
+        for (w, word) in block.iter_mut().enumerate().take(open.len()) {
+            *word = bits[w ^ far];
+        }
+        swap_bits(&mut block, near);
+        for (o, word) in open.iter_mut().zip(block) {
+            *o &= !word;
+        }
+        return;
+    }
+    let (blocks, lanes) = (far / BLOCK, far % BLOCK);
+    for (j, out) in open.chunks_exact_mut(BLOCK).enumerate() {
+        let mut block: [u64; BLOCK] = bits[(j ^ blocks) * BLOCK..][..BLOCK]
+            .try_into()
+            .expect("a block");
+        for k in 0..3 {
+            let step = 1 << k;
+            if lanes & step != 0 {
+                block = std::array::from_fn(|l| block[l ^ step]);
+            }
+        }
+        swap_bits(&mut block, near);
+        for (o, word) in out.iter_mut().zip(block) {
+            *o &= !word;
+        }
+    }
+}
+
+/// Moves each bit `j` of every word of `block` to `j xor s` (`s < 64`).
+#[inline(always)]
+fn swap_bits(block: &mut [u64; BLOCK], s: u32) {
+    const LOW: [u64; 6] = [
+        0x5555_5555_5555_5555,
+        0x3333_3333_3333_3333,
+        0x0f0f_0f0f_0f0f_0f0f,
+        0x00ff_00ff_00ff_00ff,
+        0x0000_ffff_0000_ffff,
+        0x0000_0000_ffff_ffff,
+    ];
+    for (k, low) in LOW.iter().enumerate() {
+        if s >> k & 1 != 0 {
+            let w = 1 << k;
+            for word in block.iter_mut() {
+                *word = (*word & low) << w | (*word >> w) & low;
+            }
+        }
     }
 }
 

@@ -16,11 +16,12 @@
 //!   about `m^2 / 48` a size, the one part here that is not a bitset.
 //!
 //! A bitset `x`-shifted (each bit `v` moved to `v xor x`) is its words permuted by `x >> 6`
-//! and each word's bits by `x & 63`: six conditional swaps of bit blocks.
+//! and each word's bits by `x & 63`: conditional swaps, eight words a step
+//! ([`Kernel::shifted_clear`]).
 
 use super::code::OctalCode;
 use super::fast::TooLarge;
-use super::lanes::clear;
+use super::lanes::{Kernel, clear};
 
 /// The values of one code that may split a heap in three; extended on demand.
 pub struct PairEngine {
@@ -36,6 +37,8 @@ pub struct PairEngine {
     pairs: Vec<u64>,
     /// The values not offered to the size being computed.
     open: Vec<u64>,
+    /// The loops that clear a shifted bitset.
+    kernel: Kernel,
 }
 
 impl PairEngine {
@@ -55,6 +58,7 @@ impl PairEngine {
             words: 1,
             pairs: Vec::new(),
             open: Vec::new(),
+            kernel: Kernel::detect(),
         }
     }
 
@@ -151,12 +155,12 @@ impl PairEngine {
         for c in m.div_ceil(3)..=m - 2 {
             let k = m - c;
             if !unequal {
-                shifted_clear(open, self.pairs_of(k), g[c]);
+                self.kernel.shifted_clear(open, self.pairs_of(k), g[c]);
                 if k.is_multiple_of(2) {
                     clear(open, g[c]);
                 }
             } else if k <= c {
-                shifted_clear(open, self.pairs_of(k), g[c]);
+                self.kernel.shifted_clear(open, self.pairs_of(k), g[c]);
             } else {
                 for b in k / 2 + 1..c.min(k) {
                     clear(open, g[c] ^ g[b] ^ g[k - b]);
@@ -193,48 +197,9 @@ impl PairEngine {
     }
 }
 
-/// Clears in `open` each bit `v xor x` for `v` set in `bits` (both of the same width, a
-/// power of two words, `x` below it).
-fn shifted_clear(open: &mut [u64], bits: &[u64], x: u32) {
-    let (far, near) = ((x >> 6) as usize, x & 63);
-    for (w, &word) in bits.iter().enumerate() {
-        if word != 0 {
-            open[w ^ far] &= !permute(word, near);
-        }
-    }
-}
-
-/// `word` with each bit `j` moved to `j xor s` (`s < 64`).
-fn permute(mut word: u64, s: u32) -> u64 {
-    const LOW: [u64; 6] = [
-        0x5555_5555_5555_5555,
-        0x3333_3333_3333_3333,
-        0x0f0f_0f0f_0f0f_0f0f,
-        0x00ff_00ff_00ff_00ff,
-        0x0000_ffff_0000_ffff,
-        0x0000_0000_ffff_ffff,
-    ];
-    for (k, low) in LOW.iter().enumerate() {
-        if s >> k & 1 != 0 {
-            let w = 1 << k;
-            word = (word & low) << w | (word >> w) & low;
-        }
-    }
-    word
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn permute_moves_each_bit_to_its_xor() {
-        for s in 0..64 {
-            for j in 0..64 {
-                assert_eq!(permute(1 << j, s), 1 << (j ^ s), "bit {j} by {s}");
-            }
-        }
-    }
 
     /// Codes that split in three, with and without `!`, equal the reference.
     #[test]

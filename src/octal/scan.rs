@@ -527,7 +527,7 @@ mod tests {
             "{message}"
         );
         assert!(
-            message.contains(",0x00000000, the reference path's \u{b7}4,"),
+            message.contains(",0x00000000,,,, the reference path's \u{b7}4,"),
             "{message}"
         );
         verify_sample(&cpu, &codes, &rows, 300, 0.0, Budget::UNLIMITED).unwrap();
