@@ -3,7 +3,7 @@
 use std::fs;
 use std::process::{Command, Output};
 
-use crate::common::{gpu, nimseq, refused};
+use crate::common::{gpu, nimseq, refused, run_ok};
 
 fn run(args: &[&str]) -> Output {
     nimseq().args(args).output().expect("nimseq runs")
@@ -18,13 +18,6 @@ fn scan_into(args: &[&str], extra: &[&str], out: &std::path::Path) -> Output {
         .arg(out)
         .output()
         .expect("nimseq runs")
-}
-
-/// Runs `nimseq ARGS`, which must succeed, and returns its stdout.
-fn run_ok(args: &[&str]) -> String {
-    let o = run(args);
-    assert!(o.status.success(), "{args:?}: {}", stderr(&o));
-    stdout(&o)
 }
 
 fn stdout(o: &Output) -> String {

@@ -12,7 +12,7 @@ use nimseq::octal::{OctalCode, reference};
 use rand::{Rng, SeedableRng, rngs::StdRng};
 use rayon::prelude::*;
 
-use crate::common::{fresh_seed, nimseq, refused};
+use crate::common::{fresh_seed, refused, run_ok};
 use crate::octal::plain_least_period;
 
 /// A random code: d0 of 0, 4, 8 or C, then `digits` hexadecimal digits (the last non-zero),
@@ -185,18 +185,10 @@ fn grundys_game_published_values() {
         .map(|n| (n, g[n]))
         .collect();
     assert_eq!(sparse, SPARSE);
-    let out = nimseq()
-        .args([
-            "octal", "stats", "4!.0", "--n-max", "65536", "--format", "json",
-        ])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let out = run_ok(&[
+        "octal", "stats", "4!.0", "--n-max", "65536", "--format", "json",
+    ]);
+    let json: serde_json::Value = serde_json::from_str(&out).unwrap();
     let rare = json["split"]["rare_sizes"].as_array().unwrap();
     let listed: Vec<usize> = rare.iter().map(|s| s.as_u64().unwrap() as usize).collect();
     assert_eq!(listed[..48], SPARSE.map(|(n, _)| n));
@@ -207,17 +199,19 @@ fn grundys_game_published_values() {
 /// values, and bad codes refused with one line each.
 fn take_break_cli() {
     for (code, len) in [("4!.0", 21), ("0.3F", 21), ("·3F", 21), (".77", 13)] {
-        let out = nimseq()
-            .args(["octal", "seq", code, "--len", &len.to_string()])
-            .args(["--max-len", "4096", "--format", "json"])
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{code}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let len_text = len.to_string();
+        let out = run_ok(&[
+            "octal",
+            "seq",
+            code,
+            "--len",
+            &len_text,
+            "--max-len",
+            "4096",
+            "--format",
+            "json",
+        ]);
+        let json: serde_json::Value = serde_json::from_str(&out).unwrap();
         let values: Vec<u32> = json["values"]
             .as_array()
             .unwrap()
@@ -289,17 +283,18 @@ fn hexadecimal_scan() {
     }
 
     let rows = |base: &str, backend: &str| {
-        let out = nimseq()
-            .args(["octal", "scan", "--digits", "1", "--n-max", "1500"])
-            .args(["--base", base, "--backend", backend])
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        String::from_utf8(out.stdout).unwrap()
+        run_ok(&[
+            "octal",
+            "scan",
+            "--digits",
+            "1",
+            "--n-max",
+            "1500",
+            "--base",
+            base,
+            "--backend",
+            backend,
+        ])
     };
     let hex = rows("16", "cpu");
     assert_eq!(hex, rows("16", "reference"));

@@ -2,13 +2,13 @@
 //! far it was computed, its largest value, rare count and ogsolve's checksum, from values of
 //! either CPU solver or of the GPU (`super::gpu` hands its values here).
 
+use indicatif::ProgressBar;
 use serde::Serialize;
 
 use super::code::OctalCode;
 use super::fast::best_split;
 use super::reference;
-use super::seq::{Certificate, OctalError, Room, certify_prefix, checksum, look_lengths, step};
-use super::solver::Solver;
+use super::seq::{Certificate, OctalError, Room, Run, certify_prefix, checksum, look_lengths};
 use crate::memory::{Budget, OverBudget};
 use crate::output::Field;
 use crate::output::Row;
@@ -98,24 +98,20 @@ pub fn solve(
     backend: ScanBackend,
     budget: Budget,
 ) -> Result<OctalRow, OctalError> {
-    let mut engine = Solver::new(code);
-    let mut reference_values = Vec::new();
     let room = Room {
         code,
         target: n_max,
         shown: 0,
         budget,
     };
-    let step = step(code);
+    let quiet = ProgressBar::hidden();
+    let mut run = Run::unsaved(code, room, &quiet);
+    let mut reference_values = Vec::new();
     for at in look_lengths(code, n_max) {
         let g = match backend {
             ScanBackend::Cpu => {
-                while engine.values().len() < at {
-                    engine.extend(at.min(engine.values().len() + step))?;
-                    let n = engine.values().len();
-                    room.check(n, engine.rare_count(), engine.table_bytes(n_max))?;
-                }
-                engine.values()
+                run.extend_until(at, None)?;
+                run.values()
             }
             ScanBackend::Reference => {
                 reference_values = reference::values(code, at);
@@ -127,7 +123,7 @@ pub fn solve(
         }
     }
     let g = match backend {
-        ScanBackend::Cpu => engine.values(),
+        ScanBackend::Cpu => run.values(),
         ScanBackend::Reference => &reference_values,
     };
     Ok(row(code, g, None, n_max))

@@ -199,7 +199,7 @@ const STEP: usize = 1 << 12;
 
 /// [`STEP`] for `code`: about as much work between two looks whatever its length, so that
 /// `--max-time` holds for a code of 4,096 digits too.
-pub(super) fn step(code: &OctalCode) -> usize {
+fn step(code: &OctalCode) -> usize {
     (STEP * 64 / code.t().max(64)).max(16)
 }
 
@@ -236,7 +236,7 @@ impl Room<'_> {
 
 /// One run of the engine: what it may take, where it saves its values, what it shows and
 /// what it listens to.
-struct Run<'a> {
+pub(super) struct Run<'a> {
     engine: Solver,
     step: usize,
     room: Room<'a>,
@@ -248,10 +248,33 @@ struct Run<'a> {
     bar: &'a ProgressBar,
 }
 
-impl Run<'_> {
+impl<'a> Run<'a> {
+    /// A run of `code` within `room` that saves nothing, listens to nothing and shows its
+    /// steps on `bar` (a scan's row).
+    pub(super) fn unsaved(code: &OctalCode, room: Room<'a>, bar: &'a ProgressBar) -> Self {
+        Run {
+            engine: Solver::new(code),
+            step: step(code),
+            room,
+            saved: None,
+            replay: Vec::new(),
+            stop: None,
+            bar,
+        }
+    }
+
+    /// The values computed so far.
+    pub(super) fn values(&self) -> &[u32] {
+        self.engine.values()
+    }
+
     /// Extends the engine to `len` values, a step at a time, saving and showing each and
     /// keeping to the room; `false` if `deadline` came first, an error if `stop` was set.
-    fn extend_until(&mut self, len: usize, deadline: Option<Instant>) -> Result<bool, OctalError> {
+    pub(super) fn extend_until(
+        &mut self,
+        len: usize,
+        deadline: Option<Instant>,
+    ) -> Result<bool, OctalError> {
         while self.engine.values().len() < len {
             if self.stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
                 return Err(OctalError::Interrupted);
@@ -355,13 +378,10 @@ pub fn describe(
         None => (None, Vec::new()),
     };
     let mut run = Run {
-        engine: Solver::new(code),
-        step: step(code),
-        room,
         saved,
         replay,
         stop,
-        bar,
+        ..Run::unsaved(code, room, bar)
     };
     let mut certificate = None;
     let mut timed_out = false;

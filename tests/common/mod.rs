@@ -77,6 +77,17 @@ pub fn nimseq() -> std::process::Command {
     std::process::Command::new(env!("CARGO_BIN_EXE_nimseq"))
 }
 
+/// Runs `nimseq ARGS`, which must succeed, and returns its stdout.
+pub fn run_ok(args: &[&str]) -> String {
+    let o = nimseq().args(args).output().expect("nimseq runs");
+    assert!(
+        o.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
 /// A finished run of the binary (stdout dropped), with its wall time and peak resident memory.
 pub struct Measured {
     pub code: Option<i32>,
