@@ -7,8 +7,8 @@ use std::process::Output;
 
 use rand::{Rng, SeedableRng, rngs::StdRng};
 
-use crate::common::{SLOW_SCAN, fresh_seed, killed_after_chunks, nimseq, refused};
-use nimseq::output::resumable::beside;
+use crate::common::{SLOW_SCAN, fresh_seed, killed_after_chunks, nimseq, refused, refused_by};
+use nimseq::output::resumable::{beside, seal_of};
 
 /// Runs `nimseq ARGS`, which must succeed.
 fn ok(args: &[&str]) -> Output {
@@ -418,7 +418,8 @@ fn shards_merge_into_one_run() {
 }
 
 /// A survey's shards merge into its report, text and JSON, and its rows; an octal scan's
-/// shards into its rows and summary.
+/// shards into its rows and summary, but not with a part (or a resume of a file) of an older
+/// build's columns.
 fn surveys_and_octal_scans_merge() {
     let dir = tempfile::tempdir().unwrap();
     let survey = [
@@ -457,6 +458,29 @@ fn surveys_and_octal_scans_merge() {
         summary(&o).unwrap().starts_with("56 codes: "),
         "{:?}",
         summary(&o)
+    );
+
+    // An octal scan written before its rows gained three columns (its record names no
+    // columns) is neither resumed nor merged with new rows.
+    let older = "its rows have other columns (an older build's): rerun it with this build";
+    let forget_columns = |file: &Path| {
+        let done = beside(file, "done");
+        let mut record: serde_json::Value =
+            serde_json::from_slice(&fs::read(&done).unwrap()).unwrap();
+        record["job"].as_object_mut().unwrap().remove("columns");
+        // Sealed, as the older build sealed it.
+        record["seal"] = seal_of(&record).into();
+        fs::write(&done, serde_json::to_vec_pretty(&record).unwrap()).unwrap();
+    };
+    forget_columns(&parts[0]);
+    let mut merge_old = nimseq();
+    merge_old.arg("merge").args(&parts).arg("--out");
+    merge_old.arg(dir.path().join("mixed.jsonl"));
+    refused_by(merge_old, older);
+    forget_columns(&whole);
+    refused(
+        &[&OCTAL[..], &["--out", path(&whole), "--resume"]].concat(),
+        older,
     );
 }
 

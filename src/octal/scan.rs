@@ -351,7 +351,8 @@ impl fmt::Display for OctalScanSummary {
 
 /// Refuses codes to `n_max` that may not fit `budget`, one code on each thread at once. Any
 /// code may make every size rare; the pair bitsets of codes that split a heap in three take at
-/// least a word a size, and are checked again as the values widen them ([`solve`]).
+/// least a word a size, and are checked again as the values widen them
+/// ([`super::row::solve`]).
 pub fn check_memory(n_max: usize, three_heaps: bool, budget: Budget) -> Result<(), OverBudget> {
     let threads = rayon::current_num_threads() as u64;
     let bitsets = if three_heaps { 8 * n_max as u64 } else { 0 };
@@ -389,6 +390,11 @@ impl Scan for ScanOptions {
 
     fn header(&self) -> &'static str {
         OctalRow::CSV_HEADER
+    }
+
+    /// Three columns were added (the observed arithmetic period): older files have 8.
+    fn changed_columns(&self) -> Option<&'static str> {
+        Some(OctalRow::CSV_HEADER)
     }
 
     fn columns(&self) -> Vec<Column> {

@@ -23,7 +23,7 @@ use serde::{Serialize, de::DeserializeOwned};
 use serde_json::Value;
 
 /// How the job `theirs` (written in a file) differs from `ours`, in words: `--c-max 200 there,
-/// 100 here` for each flag, the command first.
+/// 100 here` for each flag, the command first, the rows' columns in a sentence.
 pub fn differences(theirs: &Value, ours: &Value) -> String {
     let shown = |v: Option<&Value>| match v {
         None | Some(Value::Null) => "unset".to_string(),
@@ -45,6 +45,9 @@ pub fn differences(theirs: &Value, ours: &Value) -> String {
         // A flag absent from one record and null in the other is unset in both.
         .filter(|k| a.get(*k).unwrap_or(&Value::Null) != b.get(*k).unwrap_or(&Value::Null))
         .map(|k| match k.as_str() {
+            "columns" => "its rows have other columns (an older build's): rerun it with this \
+                build"
+                .to_string(),
             "command" => format!(
                 "it was written by {}, this is {}",
                 shown(a.get(k)),

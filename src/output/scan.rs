@@ -123,6 +123,12 @@ pub trait Scan: Serialize + Sync {
     fn items(&self, skip: u64) -> impl Iterator<Item = Self::Item> + '_;
     /// The CSV header of the rows.
     fn header(&self) -> &'static str;
+    /// The header, recorded in the job where a scan's rows changed columns since older builds
+    /// wrote them (`octal scan`, 2026-12-05), so that a file of the old rows is neither resumed
+    /// nor merged with new ones; `None` where the columns never changed.
+    fn changed_columns(&self) -> Option<&'static str> {
+        None
+    }
     /// The types of the header's columns, for Parquet.
     fn columns(&self) -> Vec<Column>;
     /// The rows of `items` in the output format, in order, in pieces (formatted on all cores
@@ -277,6 +283,9 @@ impl<'w, W: Scan, T: Tally<W::Item, W::Solved>> ScanJob<'w, W, T> {
         let (first, end) = output.shard.chunks(chunks);
         let mut job = serde_json::to_value(work).expect("options serialise");
         job["command"] = T::COMMAND.into();
+        if let Some(columns) = work.changed_columns() {
+            job["columns"] = columns.into();
+        }
         let mut scan = ScanJob {
             work,
             first,
