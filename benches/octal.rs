@@ -1,5 +1,6 @@
-//! Octal games: every code of two digits to n = 4096 on each backend (a scan's work), and
-//! Treblecross (0.007) on the fast path with each of its kernels, as codes or values per second.
+//! Octal games: every code of two digits to n = 4096 on each backend (a scan's work),
+//! Treblecross (0.007) on the fast path with each of its kernels, and 0.3F (splits in three,
+//! values that grow) on the pair bitsets with each kernel, as codes or values per second.
 //!
 //! GPU device creation and shader compilation happen outside the timer. `cargo test --benches`
 //! runs each once at this toy size; `cargo bench` measures. For ogsolve in the same run, longer
@@ -14,6 +15,7 @@ use nimseq::octal::OctalCode;
 use nimseq::octal::fast::Engine;
 use nimseq::octal::gpu::OctalGpu;
 use nimseq::octal::lanes::Kernel;
+use nimseq::octal::pairs::PairEngine;
 use nimseq::octal::row::{self, OctalRow, ScanBackend};
 use nimseq::octal::scan;
 
@@ -70,5 +72,23 @@ fn treblecross(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, two_digit_scan, treblecross);
+fn three_heaps(c: &mut Criterion) {
+    let code: OctalCode = "0.3F".parse().unwrap();
+    let n = 1 << 12;
+    let mut group = c.benchmark_group("0.3F to 2^12");
+    group.throughput(Throughput::Elements(n as u64));
+    group.sample_size(10);
+    for kernel in Kernel::available() {
+        group.bench_function(format!("{kernel:?} kernel"), |b| {
+            b.iter(|| {
+                let mut engine = PairEngine::with_kernel(&code, kernel);
+                engine.extend(n).expect("fits");
+                engine.max()
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, two_digit_scan, treblecross, three_heaps);
 criterion_main!(benches);

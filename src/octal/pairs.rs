@@ -42,7 +42,13 @@ pub struct PairEngine {
 }
 
 impl PairEngine {
+    /// The engine with the fastest kernel this CPU runs.
     pub fn new(code: &OctalCode) -> Self {
+        Self::with_kernel(code, Kernel::detect())
+    }
+
+    /// The engine with the given kernel (benchmarks compare them).
+    pub fn with_kernel(code: &OctalCode, kernel: Kernel) -> Self {
         let digits = code
             .digits()
             .iter()
@@ -58,7 +64,7 @@ impl PairEngine {
             words: 1,
             pairs: Vec::new(),
             open: Vec::new(),
-            kernel: Kernel::detect(),
+            kernel,
         }
     }
 
