@@ -53,41 +53,36 @@ fn two_digit_scan(c: &mut Criterion) {
     group.finish();
 }
 
+/// `code` to `n` on each kernel this CPU runs (on an AVX-512 machine the AVX2 one too, to
+/// compare them), `run(kernel)` computing it.
+fn each_kernel(c: &mut Criterion, code: &str, n: usize, run: impl Fn(Kernel) -> u32) {
+    let mut group = c.benchmark_group(format!("{code} to 2^{}", n.trailing_zeros()));
+    group.throughput(Throughput::Elements(n as u64));
+    group.sample_size(10);
+    for kernel in Kernel::available() {
+        group.bench_function(format!("{kernel:?} kernel"), |b| b.iter(|| run(kernel)));
+    }
+    group.finish();
+}
+
 fn treblecross(c: &mut Criterion) {
     let code: OctalCode = "0.007".parse().unwrap();
     let n = 1 << 15;
-    let mut group = c.benchmark_group("0.007 to 2^15");
-    group.throughput(Throughput::Elements(n as u64));
-    group.sample_size(10);
-    // Every kernel this CPU runs: on an AVX-512 machine the AVX2 one too, to compare them.
-    for kernel in Kernel::available() {
-        group.bench_function(format!("{kernel:?} kernel"), |b| {
-            b.iter(|| {
-                let mut engine = Engine::with_kernel(&code, kernel);
-                engine.extend(n).expect("fits");
-                engine.max()
-            })
-        });
-    }
-    group.finish();
+    each_kernel(c, "0.007", n, |kernel| {
+        let mut engine = Engine::with_kernel(&code, kernel);
+        engine.extend(n).expect("fits");
+        engine.max()
+    });
 }
 
 fn three_heaps(c: &mut Criterion) {
     let code: OctalCode = "0.3F".parse().unwrap();
     let n = 1 << 12;
-    let mut group = c.benchmark_group("0.3F to 2^12");
-    group.throughput(Throughput::Elements(n as u64));
-    group.sample_size(10);
-    for kernel in Kernel::available() {
-        group.bench_function(format!("{kernel:?} kernel"), |b| {
-            b.iter(|| {
-                let mut engine = PairEngine::with_kernel(&code, kernel);
-                engine.extend(n).expect("fits");
-                engine.max()
-            })
-        });
-    }
-    group.finish();
+    each_kernel(c, "0.3F", n, |kernel| {
+        let mut engine = PairEngine::with_kernel(&code, kernel);
+        engine.extend(n).expect("fits");
+        engine.max()
+    });
 }
 
 criterion_group!(benches, two_digit_scan, treblecross, three_heaps);
