@@ -1,5 +1,6 @@
 //! Each backend on the same scans, as rulesets per second: every triple with `c <= 48`, every
-//! 4-move set with largest move up to 24 and every 5-move set up to 18.
+//! 4-move set with largest move up to 24 and every 5-move set up to 18; the CPU path with each
+//! lane kernel this CPU runs (AVX-512, AVX2, portable).
 //!
 //! GPU device creation and shader compilation happen outside the timer. `cargo test --benches`
 //! runs each once at this toy size; `cargo bench` measures. For the full comparison against the
@@ -10,7 +11,9 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use nimseq::gpu::GpuContext;
 use nimseq::memory::Budget;
 use nimseq::subtraction::gpu::SubtractionGpu;
+use nimseq::subtraction::lanes::{Kernel, solve_sets_with};
 use nimseq::subtraction::scan::Backend;
+
 use nimseq::subtraction::{MoveSet, SetFilter};
 
 fn scan(c: &mut Criterion) {
@@ -23,7 +26,12 @@ fn scan(c: &mut Criterion) {
         let mut group = c.benchmark_group(format!("subtraction scan K={k} D<={d}"));
         group.throughput(Throughput::Elements(sets.len() as u64));
         group.sample_size(10);
-        let mut backends = vec![("reference", Backend::Reference), ("cpu", Backend::Cpu)];
+        for kernel in Kernel::available() {
+            group.bench_function(format!("cpu {kernel:?}"), |b| {
+                b.iter(|| solve_sets_with(kernel, &sets, |_| 1 << 24, Budget::UNLIMITED))
+            });
+        }
+        let mut backends = vec![("reference", Backend::Reference)];
         if let Ok(ctx) = &ctx {
             let gpu = SubtractionGpu::new(ctx, k).expect("shader compiles");
             backends.push(("gpu", Backend::Gpu(gpu)));

@@ -36,6 +36,13 @@ pub trait ShiftCompare {
     fn newest_differ(&self, _n: usize, _shift: usize) -> bool {
         false
     }
+
+    /// The least `p >= 1` whose top `window` values repeat `p` earlier (`top_window_matches`),
+    /// or `None`: the full search. A sequence that can test many shifts at once overrides it;
+    /// the answer must stay the least such `p`.
+    fn least_matching_shift(&self, window: usize) -> Option<usize> {
+        (1..=self.known_len().saturating_sub(window)).find(|&p| top_window_matches(self, window, p))
+    }
 }
 
 impl<T: PartialEq> ShiftCompare for [T] {
@@ -57,7 +64,7 @@ pub struct Period {
 
 /// Whether the top `window` values match those `p` earlier: then `p` is an eventual period.
 #[inline(always)]
-fn top_window_matches<S: ShiftCompare + ?Sized>(seq: &S, window: usize, p: usize) -> bool {
+pub fn top_window_matches<S: ShiftCompare + ?Sized>(seq: &S, window: usize, p: usize) -> bool {
     let len = seq.known_len();
     p >= 1
         && p + window <= len
@@ -172,7 +179,7 @@ pub fn certify<S: ShiftCompare + ?Sized>(
     let matches = |p: usize| top_window_matches(seq, window, p);
     let found = candidates.into_iter().find(|&p| matches(p)).or_else(|| {
         if full_search {
-            (1..=len.saturating_sub(window)).find(|&p| matches(p))
+            seq.least_matching_shift(window)
         } else {
             None
         }

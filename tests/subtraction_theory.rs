@@ -56,7 +56,7 @@ fn predictions_agree_with_brute_force() {
 /// Every check of docs/subtraction.md, section 5 over all triples with c <= 100: nothing fails.
 fn survey_finds_no_failure_up_to_100() {
     use nimseq::output::scan::Tally;
-    use nimseq::subtraction::set_solver::solve_sets;
+    use nimseq::subtraction::lanes::solve_sets;
     use nimseq::subtraction::survey::Survey;
 
     let triples: Vec<MoveSet> = SetFilter::up_to(100).sets().collect();

@@ -6,8 +6,9 @@ use serde::Deserialize;
 
 use nimseq::memory::Budget;
 use nimseq::subtraction::gpu::{GpuStats, GpuTuning, LOOP_BUDGET, SubtractionGpu, long_cap};
+use nimseq::subtraction::lanes;
 use nimseq::subtraction::scan::Calibration;
-use nimseq::subtraction::set_solver::{self, TripleSolver};
+use nimseq::subtraction::set_solver::TripleSolver;
 use nimseq::subtraction::{MoveSet, Ruleset, SetFilter, Solution, Triple, fast, reference, seq};
 
 use crate::common::{fresh_seed, gpu};
@@ -257,7 +258,7 @@ fn word_bits(int64: bool) -> u64 {
 
 /// GPU rows against the fast CPU path's, key by key; what the GPU did for them.
 fn assert_same_rows(gpu: &SubtractionGpu<'_>, sets: &[MoveSet], what: &str) -> GpuStats {
-    let want = set_solver::solve_sets(sets, long_cap, Budget::UNLIMITED).unwrap();
+    let want = lanes::solve_sets(sets, long_cap, Budget::UNLIMITED).unwrap();
     gpu.take_stats();
     let got = gpu.solve(sets, Budget::UNLIMITED).unwrap();
     for ((t, want), got) in sets.iter().zip(&want).zip(got) {
@@ -285,7 +286,7 @@ fn assert_gpus_match_cpu(tuning: GpuTuning, sets: &[MoveSet], what: &str) -> Vec
     let on_gpu = match k {
         3 => sets.len() as u64 - additive,
         _ => {
-            let solved = set_solver::solve_sets(sets, long_cap, Budget::UNLIMITED).unwrap();
+            let solved = lanes::solve_sets(sets, long_cap, Budget::UNLIMITED).unwrap();
             // The least pair sum the period divides proves it once q + P + c values exist
             // (and a word more).
             let provable = |(s, sol): (&MoveSet, &Solution)| {

@@ -83,9 +83,9 @@
 
 use bytemuck::{Pod, Zeroable};
 
+use super::lanes;
 use super::moveset::{MoveSet, pair_count, pairs};
 use super::row_math::planes_for;
-use super::set_solver;
 use super::solution::{NotCertified, Solution, envelope};
 use crate::gpu::{GpuContext, GpuError};
 use crate::memory::Budget;
@@ -572,7 +572,7 @@ impl<'a> SubtractionGpu<'a> {
             (0..sets.len()).partition(|&i| sets[i].triple().is_some_and(|t| t.c == t.a + t.b));
         let on_cpu = |indices: Vec<usize>| {
             let rest: Vec<MoveSet> = indices.iter().map(|&i| sets[i]).collect();
-            (indices, set_solver::solve_sets(&rest, long_cap, budget))
+            (indices, lanes::solve_sets(&rest, long_cap, budget))
         };
         let mut cpu_count = additive.len() as u64;
         // One ring size and batch size for all the sets: a chunk of a scan has one or a few

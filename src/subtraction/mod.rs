@@ -4,9 +4,11 @@
 //! * [`reference`](mod@reference): the recurrence and period search as
 //!   docs/subtraction.md (section 2) states them, slow and plain.
 //! * [`moveset`]: the sets a scan visits (2 to 7 moves), and the triples of the theory.
-//! * [`set_solver`]: the fast path of a scan, for any move count: binary planes, every
-//!   candidate period compared with every word, all cores.
+//! * [`set_solver`]: one set of 2 to 7 moves at a time: binary planes, every candidate period
+//!   compared with every word.
 //! * [`row_math`]: the set solver's arithmetic on a row, portable or AVX-512.
+//! * [`lanes`]: the fast path of a scan: many sets at once, a set a lane of [`lane_math`]
+//!   (portable, AVX2, AVX-512), handing the rare hard set to [`set_solver`].
 //! * [`planes`] and [`fast`]: the fast path for any set: one-hot planes, candidate periods.
 //! * [`gpu`]: one invocation per set, lock-step, period detection on the GPU.
 //! * [`seq`]: one ruleset in full, with its certificate.
@@ -19,6 +21,8 @@ pub mod all_but_scan;
 pub mod fast;
 pub mod gpu;
 pub mod infinite;
+pub mod lane_math;
+pub mod lanes;
 pub mod moveset;
 pub mod planes;
 pub mod plot;

@@ -8,8 +8,8 @@
 use std::f64::consts::TAU;
 
 use super::gpu::long_cap;
+use super::lanes::solve_sets;
 use super::moveset::{MoveSet, SetFilter, Triple};
-use super::set_solver::solve_sets;
 use super::solution::{NotCertified, Solution};
 use super::theory::predict::{ThetaReport, Zone};
 use crate::memory::Budget;

@@ -21,6 +21,8 @@ pub const fn planes_for(k: usize) -> usize {
 
 /// The operations a word needs, on rows of `P` planes held in registers.
 pub trait RowMath<const P: usize>: Copy {
+    /// A row as memory holds it.
+    type Row: Copy;
     /// A row in registers.
     type Reg: Copy;
     /// A shift count, prepared once per move or period.
@@ -30,8 +32,8 @@ pub trait RowMath<const P: usize>: Copy {
 
     /// `bits < 64`.
     fn count(self, bits: u32) -> Self::Count;
-    fn load(self, row: Row<P>) -> Self::Reg;
-    fn store(self, reg: Self::Reg) -> Row<P>;
+    fn load(self, row: Self::Row) -> Self::Reg;
+    fn store(self, reg: Self::Reg) -> Self::Row;
     /// Bits `[bit, bit + 64)` of the rows `lo, hi` (positions `[0, 128)`).
     fn funnel(self, lo: Self::Reg, hi: Self::Reg, bit: Self::Count) -> Self::Reg;
     /// What a move `s`, `0 < s < 64`, reads for the word `cur` while it fills: `cur` moved up
@@ -50,24 +52,133 @@ pub trait RowMath<const P: usize>: Copy {
     }
 }
 
+/// Bitwise logic on words of 64 positions, one or several at once (one per lane of
+/// [`super::lane_math`]): what the mex of [`Offers`] is made of. A token type, so that the
+/// instructions of a CPU feature only run where a value of it proves the feature.
+pub trait Logic: Copy {
+    type W: Copy;
+    fn and(self, a: Self::W, b: Self::W) -> Self::W;
+    fn or(self, a: Self::W, b: Self::W) -> Self::W;
+    fn xor(self, a: Self::W, b: Self::W) -> Self::W;
+    /// `a & !b`.
+    fn and_not(self, a: Self::W, b: Self::W) -> Self::W;
+    fn ones(self) -> Self::W;
+    fn zero(self) -> Self::W;
+}
+
+/// What `K` options offer at each position, gathered option by option: for each value
+/// `0 < v < K` the positions where some option has it, and for 0 where none has (an AND of each
+/// option's nonzero planes: one operation less an option than the OR of its zeros). One mex for
+/// every word width: the portable row math and every lane math.
+#[derive(Clone, Copy)]
+pub struct Offers<W, const K: usize> {
+    no_zero: W,
+    offered: [W; K],
+}
+
+impl<W: Copy, const K: usize> Offers<W, K> {
+    /// No option yet.
+    #[inline(always)]
+    pub fn nothing<L: Logic<W = W>>(l: L) -> Self {
+        Offers {
+            no_zero: l.ones(),
+            offered: [l.zero(); K],
+        }
+    }
+
+    /// Takes in one option's values in `P` planes (`K` or more offer nothing the mex can use).
+    /// (Loops, not closures: a closure would not inherit the target features of the function
+    /// it is inlined into, and the lane maths' instructions would become calls.)
+    #[inline(always)]
+    pub fn add<L: Logic<W = W>, const P: usize>(&mut self, l: L, option: [W; P]) {
+        let mut any = option[0];
+        for &plane in &option[1..] {
+            any = l.or(any, plane);
+        }
+        self.no_zero = l.and(self.no_zero, any);
+        for v in 1..K {
+            // The positions where the option is v: each plane as v's bit says.
+            let mut is_v = l.ones();
+            for (j, &plane) in option.iter().enumerate() {
+                is_v = if v >> j & 1 == 1 {
+                    l.and(is_v, plane)
+                } else {
+                    l.and_not(is_v, plane)
+                };
+            }
+            self.offered[v] = l.or(self.offered[v], is_v);
+        }
+    }
+
+    /// The mex in binary: the least value not offered, `K` where `0..K` all are.
+    #[inline(always)]
+    pub fn mex<L: Logic<W = W>, const P: usize>(self, l: L) -> [W; P] {
+        const { assert!(K < 1 << P, "K moves need more planes") };
+        // `below`: positions whose options hold every value below v.
+        let mut below = l.and_not(l.ones(), self.no_zero);
+        let mut planes = [l.zero(); P];
+        for (v, &offered) in self.offered.iter().enumerate().skip(1) {
+            let is_v = l.and_not(below, offered);
+            for (j, plane) in planes.iter_mut().enumerate() {
+                if v >> j & 1 == 1 {
+                    *plane = l.or(*plane, is_v);
+                }
+            }
+            below = l.and(below, offered);
+        }
+        for (j, plane) in planes.iter_mut().enumerate() {
+            if K >> j & 1 == 1 {
+                *plane = l.or(*plane, below);
+            }
+        }
+        planes
+    }
+}
+
 /// Rows as `P` `u64`s, for sets of `K` moves: any CPU.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Portable<const K: usize>;
 
-/// [`Portable`]'s offers: for each value `0 < v < K`, the positions where some option has it,
-/// and for 0 where none has (an AND of each option's nonzero planes: one operation less an
-/// option than the OR of its zeros).
-#[derive(Clone, Copy)]
-pub struct PortableOffers<const K: usize> {
-    no_zero: u64,
-    offered: [u64; K],
+impl<const K: usize> Logic for Portable<K> {
+    type W = u64;
+
+    #[inline(always)]
+    fn and(self, a: u64, b: u64) -> u64 {
+        a & b
+    }
+
+    #[inline(always)]
+    fn or(self, a: u64, b: u64) -> u64 {
+        a | b
+    }
+
+    #[inline(always)]
+    fn xor(self, a: u64, b: u64) -> u64 {
+        a ^ b
+    }
+
+    #[inline(always)]
+    fn and_not(self, a: u64, b: u64) -> u64 {
+        a & !b
+    }
+
+    #[inline(always)]
+    fn ones(self) -> u64 {
+        !0
+    }
+
+    #[inline(always)]
+    fn zero(self) -> u64 {
+        0
+    }
 }
 
 impl<const P: usize, const K: usize> RowMath<P> for Portable<K> {
+    type Row = Row<P>;
     type Reg = Row<P>;
     /// `(bits, 63 - bits)`: two shifts for the far side, so that 0 bits needs no branch.
     type Count = (u32, u32);
-    type Offers = PortableOffers<K>;
+    type Offers = Offers<u64, K>;
 
     #[inline(always)]
     fn count(self, bits: u32) -> (u32, u32) {
@@ -96,49 +207,18 @@ impl<const P: usize, const K: usize> RowMath<P> for Portable<K> {
     }
 
     #[inline(always)]
-    fn nothing(self) -> PortableOffers<K> {
-        const { assert!(K < 1 << P, "K moves need more planes") };
-        PortableOffers {
-            no_zero: !0,
-            offered: [0; K],
-        }
+    fn nothing(self) -> Offers<u64, K> {
+        Offers::nothing(self)
     }
 
     #[inline(always)]
-    fn add(self, offers: &mut PortableOffers<K>, option: Row<P>) {
-        offers.no_zero &= option.iter().fold(0, |any, &plane| any | plane);
-        for (v, offered) in offers.offered.iter_mut().enumerate().skip(1) {
-            // The positions where the option is v: each plane as v's bit says.
-            *offered |= (0..P).fold(!0, |is, j| {
-                is & if v >> j & 1 == 1 {
-                    option[j]
-                } else {
-                    !option[j]
-                }
-            });
-        }
+    fn add(self, offers: &mut Offers<u64, K>, option: Row<P>) {
+        offers.add(self, option);
     }
 
     #[inline(always)]
-    fn mex(self, offers: PortableOffers<K>) -> Row<P> {
-        // `below`: positions whose options hold every value below v.
-        let mut below = !offers.no_zero;
-        let mut planes = [0; P];
-        for (v, &offered) in offers.offered.iter().enumerate().skip(1) {
-            let is_v = below & !offered;
-            for (j, plane) in planes.iter_mut().enumerate() {
-                if v >> j & 1 == 1 {
-                    *plane |= is_v;
-                }
-            }
-            below &= offered;
-        }
-        for (j, plane) in planes.iter_mut().enumerate() {
-            if K >> j & 1 == 1 {
-                *plane |= below;
-            }
-        }
-        planes
+    fn mex(self, offers: Offers<u64, K>) -> Row<P> {
+        offers.mex(self)
     }
 
     #[inline(always)]
@@ -204,6 +284,7 @@ mod avx512 {
     // instructions (`detect`), so its methods only run there. They are inlined into a caller
     // compiled for them (`SetSolver::solve_avx512`).
     impl RowMath<2> for Avx512 {
+        type Row = Row2;
         type Reg = __m128i;
         type Count = __m128i;
         type Offers = Avx512Offers;
@@ -294,7 +375,7 @@ mod tests {
 
     /// Each operation of a math against the plain definitions, on random rows of values up to
     /// `K` (and the filler `2^P - 1`) and every shift.
-    fn agrees_with_definitions<const P: usize, const K: usize, M: RowMath<P>>(m: M) {
+    fn agrees_with_definitions<const P: usize, const K: usize, M: RowMath<P, Row = Row<P>>>(m: M) {
         let mut rng = rand::rng();
         let value = |r: Row<P>, x: u32| (0..P).fold(0, |v, j| v | (r[j] >> x & 1) << j) as usize;
         // Rows of values in 0..=K or the filler, as a game's rows hold.

@@ -10,9 +10,10 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::gpu::{SubtractionGpu, long_cap};
+use super::lanes;
 use super::moveset::{MOVE_NAMES, MoveSet, SetFilter};
 use super::reference;
-use super::set_solver::{self, solver_bytes};
+use super::set_solver::solver_bytes;
 use super::solution::{NotCertified, Solution, envelope};
 use super::summary::ScanSummary;
 use super::theory::predict::TheoryColumns;
@@ -227,13 +228,11 @@ impl Backend<'_> {
         })
     }
 
-    /// Chunks a scan solves at once: two for the GPU, so that one chunk's passes overlap the
-    /// CPU's work on the other's leftovers; one elsewhere (the CPU paths use every core).
+    /// Chunks a scan solves at once: two, so that a chunk's rows are formatted (one thread)
+    /// while the next is solved, and on the GPU one chunk's passes overlap the CPU's work on
+    /// the other's leftovers.
     pub fn chunks_in_flight(&self) -> usize {
-        match self {
-            Backend::Gpu(_) => 2,
-            _ => 1,
-        }
+        2
     }
 
     /// Solves `sets` (of one move count) exactly, in order, within `budget`.
@@ -245,7 +244,7 @@ impl Backend<'_> {
                     .map(|&t| reference_within(t, share))
                     .collect::<Result<_, _>>()?
             }
-            Backend::Cpu => set_solver::solve_sets(sets, long_cap, budget)?,
+            Backend::Cpu => lanes::solve_sets(sets, long_cap, budget)?,
             Backend::Gpu(gpu) => gpu
                 .solve(sets, budget)?
                 .into_iter()
@@ -281,11 +280,11 @@ pub fn check_memory(filter: &SetFilter, reference: bool, budget: Budget) -> Resu
     let per_thread = if reference {
         envelope as u64 * REFERENCE_BYTES_PER_VALUE
     } else {
-        solver_bytes(filter.moves, c, envelope)
+        solver_bytes(filter.moves, c, envelope) + lanes::lane_bytes(filter.moves, c)
     };
     budget.check(per_thread.saturating_mul(threads), || {
         format!(
-            "a scan with largest moves up to {c} ({threads} threads, each holding up to {envelope} values of one set)"
+            "a scan with largest moves up to {c} ({threads} threads, each holding up to {envelope} values of one set and its lanes' rows)"
         )
     })
 }

@@ -1,5 +1,6 @@
-//! The fast CPU path of a scan, for sets of 2 to 7 moves: values in binary bit planes, every
-//! candidate period compared with every new word, no branch that depends on the values.
+//! One set of 2 to 7 moves at a time (the sets a scan's lanes hand over): values in binary bit
+//! planes, every candidate period compared with every new word, no branch that depends on the
+//! values.
 //!
 //! # Values
 //! A `K`-move set's values are at most `K`, so `P = ceil(log2(K + 1))` planes hold them in
@@ -30,13 +31,13 @@
 //!
 //! # What stays with three moves
 //! The additive candidate (Theorem 34 for `c = a + b`) is a theorem on triples: other move
-//! counts have no such closed form, and rely on the pair sums and the full search. The words
-//! below `c` of a triple are those of the game `{a, b}`, computed once for all the triples of a
-//! pair ([`solve_sets`]): a dense index of the pairs makes that cheap; sets of more moves share
-//! a longer prefix, which no dense index covers, and compute their own. The envelope applies to
-//! every move count: it only says when the full search first runs, never what is proved.
-
-use rayon::prelude::*;
+//! counts have no such closed form, and rely on the pair sums and the full search. The envelope
+//! applies to every move count: it only says when the full search first runs, never what is
+//! proved.
+//!
+//! # Many sets
+//! A scan's sets go through [`super::lanes`], several at once, one a lane, with this file's word
+//! loop; this solver takes the sets the lanes hand over, one at a time.
 
 use super::moveset::{MoveSet, pair_count, pairs};
 use super::planes::last_difference;
@@ -46,13 +47,13 @@ use super::row_math::{Portable, Row, RowMath, none, planes_for};
 use super::solution::{FullSearch, NotCertified, Settled, Solution, envelope};
 use super::theory;
 use crate::memory::Budget;
-use crate::period::{Period, ShiftCompare, least_period};
+use crate::period::{Period, ShiftCompare, least_period, top_window_matches};
 
 /// Where the window `shift` back from a word starts: `rows` rows back, at bit `bit`.
 #[derive(Clone, Copy)]
-struct Back<const P: usize, M: RowMath<P>> {
-    rows: usize,
-    bit: M::Count,
+pub(super) struct Back<const P: usize, M: RowMath<P>> {
+    pub(super) rows: usize,
+    pub(super) bit: M::Count,
 }
 
 impl<const P: usize, M: RowMath<P>> Back<P, M> {
@@ -72,7 +73,7 @@ impl<const P: usize, M: RowMath<P>> Back<P, M> {
 #[inline(always)]
 unsafe fn window<const P: usize, M: RowMath<P>>(
     m: M,
-    rows: &[Row<P>],
+    rows: &[M::Row],
     row: usize,
     at: Back<P, M>,
 ) -> M::Reg {
@@ -91,12 +92,12 @@ unsafe fn window<const P: usize, M: RowMath<P>>(
 const UNTESTED_PASSES: usize = 8;
 
 /// A sorted set of `K` moves, `NEAR` of them below 64, as a word computation needs it.
-struct Moves<const P: usize, M: RowMath<P>, const K: usize> {
+pub(super) struct Moves<const P: usize, M: RowMath<P>, const K: usize> {
     /// Each move as a shift within a word (the near ones) and as a window (the others).
-    near: [M::Count; K],
-    backs: [Back<P, M>; K],
+    pub(super) near: [M::Count; K],
+    pub(super) backs: [Back<P, M>; K],
     /// Passes a word needs from an arbitrary start: each makes `min S` more positions final.
-    passes: usize,
+    pub(super) passes: usize,
 }
 
 impl<const P: usize, M: RowMath<P>, const K: usize> Moves<P, M, K> {
@@ -114,10 +115,10 @@ impl<const P: usize, M: RowMath<P>, const K: usize> Moves<P, M, K> {
     /// Rows from `row - backs[K - 1].rows` to `row` exist, the rows below `row` hold the
     /// values (or `NONE` below position 0), and `prev` is the one before it.
     #[inline(always)]
-    unsafe fn push_word<const NEAR: usize>(
+    pub(super) unsafe fn push_word<const NEAR: usize>(
         &self,
         m: M,
-        rows: &mut [Row<P>],
+        rows: &mut [M::Row],
         row: usize,
         prev: M::Reg,
         start: M::Reg,
@@ -208,7 +209,7 @@ impl<const P: usize, M: RowMath<P>> Watch<P, M> {
     /// # Safety
     /// As [`window`] with `self.back`.
     #[inline(always)]
-    unsafe fn compare(&mut self, m: M, rows: &[Row<P>], row: usize, x: usize, cur: M::Reg) {
+    unsafe fn compare(&mut self, m: M, rows: &[M::Row], row: usize, x: usize, cur: M::Reg) {
         // SAFETY: the caller's.
         let was = unsafe { window(m, rows, row, self.back) };
         let differ = m.differ(cur, was);
@@ -308,19 +309,7 @@ where
         set: impl Into<MoveSet>,
         max_len: usize,
     ) -> Result<Solution, NotCertified> {
-        self.solve_after(set.into(), &[], max_len)
-    }
-
-    /// [`Self::solve`] starting from `below`, the first words of the game of all moves but the
-    /// largest, `c` (at most `c / 64`: the move `c` is not legal there), which the caller
-    /// vouches for.
-    fn solve_after(
-        &mut self,
-        set: MoveSet,
-        below: &[Row<P>],
-        max_len: usize,
-    ) -> Result<Solution, NotCertified> {
-        debug_assert!(below.len() <= set.largest() as usize / 64);
+        let set = set.into();
         assert_eq!(planes_for(set.k()), P, "{set}: values in {P} planes");
         #[cfg(target_arch = "x86_64")]
         {
@@ -330,11 +319,7 @@ where
             {
                 // SAFETY: an `Avx512` exists only where the CPU has AVX-512 F, VL and VBMI2,
                 // BMI1, BMI2 and LZCNT (`Avx512::detect`); a triple's rows are two planes.
-                // SAFETY: P = 2 here (the solver is a `SetSolver<2>`): the same type.
-                let below = unsafe {
-                    std::slice::from_raw_parts(below.as_ptr().cast::<Row<2>>(), below.len())
-                };
-                return unsafe { rows.solve_avx512(m, set, below, max_len) };
+                return unsafe { rows.solve_avx512(m, set, max_len) };
             }
             if std::arch::is_x86_feature_detected!("bmi1")
                 && std::arch::is_x86_feature_detected!("bmi2")
@@ -342,10 +327,10 @@ where
             {
                 // SAFETY: the CPU has BMI1, BMI2 and LZCNT, all the clone is compiled for,
                 // checked just above.
-                return unsafe { self.solve_bmi2(set, below, max_len) };
+                return unsafe { self.solve_bmi2(set, max_len) };
             }
         }
-        self.solve_portable(set, below, max_len)
+        self.solve_portable(set, max_len)
     }
 
     /// The solver as one of two planes, where it is one.
@@ -358,34 +343,28 @@ where
     /// with BMI2 and three without.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "bmi1,bmi2,lzcnt")]
-    fn solve_bmi2(
-        &mut self,
-        set: MoveSet,
-        below: &[Row<P>],
-        max_len: usize,
-    ) -> Result<Solution, NotCertified> {
-        self.solve_portable(set, below, max_len)
+    fn solve_bmi2(&mut self, set: MoveSet, max_len: usize) -> Result<Solution, NotCertified> {
+        self.solve_portable(set, max_len)
     }
 
     #[inline(always)]
-    fn solve_with<M: RowMath<P>, const K: usize, const PAIRS: usize>(
+    fn solve_with<M: RowMath<P, Row = Row<P>>, const K: usize, const PAIRS: usize>(
         &mut self,
         m: M,
         set: MoveSet,
-        below: &[Row<P>],
         max_len: usize,
     ) -> Result<Solution, NotCertified> {
         let moves: [u32; K] = set.moves().try_into().expect("K moves");
         // The count of moves below 64 fixed once per set, so that the word loops unroll.
         let solved = match moves.iter().filter(|&&s| s < 64).count() {
-            0 => self.solve_near::<M, K, PAIRS, 0>(m, moves, below, max_len),
-            1 => self.solve_near::<M, K, PAIRS, 1>(m, moves, below, max_len),
-            2 => self.solve_near::<M, K, PAIRS, 2>(m, moves, below, max_len),
-            3 => self.solve_near::<M, K, PAIRS, 3>(m, moves, below, max_len),
-            4 => self.solve_near::<M, K, PAIRS, 4>(m, moves, below, max_len),
-            5 => self.solve_near::<M, K, PAIRS, 5>(m, moves, below, max_len),
-            6 => self.solve_near::<M, K, PAIRS, 6>(m, moves, below, max_len),
-            _ => self.solve_near::<M, K, PAIRS, 7>(m, moves, below, max_len),
+            0 => self.solve_near::<M, K, PAIRS, 0>(m, moves, max_len),
+            1 => self.solve_near::<M, K, PAIRS, 1>(m, moves, max_len),
+            2 => self.solve_near::<M, K, PAIRS, 2>(m, moves, max_len),
+            3 => self.solve_near::<M, K, PAIRS, 3>(m, moves, max_len),
+            4 => self.solve_near::<M, K, PAIRS, 4>(m, moves, max_len),
+            5 => self.solve_near::<M, K, PAIRS, 5>(m, moves, max_len),
+            6 => self.solve_near::<M, K, PAIRS, 6>(m, moves, max_len),
+            _ => self.solve_near::<M, K, PAIRS, 7>(m, moves, max_len),
         };
         solved.ok_or_else(|| NotCertified {
             set: set.ruleset(),
@@ -397,11 +376,15 @@ where
     }
 
     #[inline(always)]
-    fn solve_near<M: RowMath<P>, const K: usize, const PAIRS: usize, const NEAR: usize>(
+    fn solve_near<
+        M: RowMath<P, Row = Row<P>>,
+        const K: usize,
+        const PAIRS: usize,
+        const NEAR: usize,
+    >(
         &mut self,
         m: M,
         moves: [u32; K],
-        below: &[Row<P>],
         max_len: usize,
     ) -> Option<Solution> {
         // More near moves than moves: an instance the match above never calls.
@@ -421,14 +404,12 @@ where
             .saturating_mul(64);
         self.by_memory = room < max_len;
         let max_len = max_len.min(room);
-        // Rows past the given words keep what the last set left there: each is written
-        // before it is read as a value.
+        // Rows past the pad keep what the last set left there: each is written before it is
+        // read as a value.
         let mut search = FullSearch::new(envelope(c), max_len);
-        self.make_room(64 * (below.len() + 1));
-        let known = self.pad + below.len();
+        self.make_room(64);
         self.rows[..self.pad].fill(none());
-        self.rows[self.pad..known].copy_from_slice(below);
-        self.len = 64 * below.len();
+        self.len = 0;
         // The additive period of a triple, watched from the first word whose window reaches
         // position -64 (it may exceed the pad).
         let mut additive = (K == 3 && c == (moves[0] + moves[1]) as usize).then(|| {
@@ -511,7 +492,7 @@ where
     /// `G(x)` of the last set solved, `x` below the length it computed.
     pub fn value(&self, x: usize) -> u32 {
         assert!(x < self.len, "G({x}) was not computed");
-        let row = self.values().rows[x / 64];
+        let row = self.values().row(x / 64);
         (0..P).fold(0, |v, j| v | ((row[j] >> (x % 64) & 1) as u32) << j)
     }
 
@@ -530,42 +511,27 @@ where
 /// fixed at compile time, so that the loops over moves, values and pair sums unroll.
 pub trait MoveCounts<const P: usize> {
     /// Solves `set` with the portable math of its move count.
-    fn solve_portable(
-        &mut self,
-        set: MoveSet,
-        below: &[Row<P>],
-        max_len: usize,
-    ) -> Result<Solution, NotCertified>;
+    fn solve_portable(&mut self, set: MoveSet, max_len: usize) -> Result<Solution, NotCertified>;
 }
 
 impl MoveCounts<2> for SetSolver<2> {
     #[inline(always)]
-    fn solve_portable(
-        &mut self,
-        set: MoveSet,
-        below: &[Row<2>],
-        max_len: usize,
-    ) -> Result<Solution, NotCertified> {
+    fn solve_portable(&mut self, set: MoveSet, max_len: usize) -> Result<Solution, NotCertified> {
         match set.k() {
-            2 => self.solve_with::<_, 2, 1>(Portable::<2>, set, below, max_len),
-            _ => self.solve_with::<_, 3, 3>(Portable::<3>, set, below, max_len),
+            2 => self.solve_with::<_, 2, 1>(Portable::<2>, set, max_len),
+            _ => self.solve_with::<_, 3, 3>(Portable::<3>, set, max_len),
         }
     }
 }
 
 impl MoveCounts<3> for SetSolver<3> {
     #[inline(always)]
-    fn solve_portable(
-        &mut self,
-        set: MoveSet,
-        below: &[Row<3>],
-        max_len: usize,
-    ) -> Result<Solution, NotCertified> {
+    fn solve_portable(&mut self, set: MoveSet, max_len: usize) -> Result<Solution, NotCertified> {
         match set.k() {
-            4 => self.solve_with::<_, 4, 6>(Portable::<4>, set, below, max_len),
-            5 => self.solve_with::<_, 5, 10>(Portable::<5>, set, below, max_len),
-            6 => self.solve_with::<_, 6, 15>(Portable::<6>, set, below, max_len),
-            _ => self.solve_with::<_, 7, 21>(Portable::<7>, set, below, max_len),
+            4 => self.solve_with::<_, 4, 6>(Portable::<4>, set, max_len),
+            5 => self.solve_with::<_, 5, 10>(Portable::<5>, set, max_len),
+            6 => self.solve_with::<_, 6, 15>(Portable::<6>, set, max_len),
+            _ => self.solve_with::<_, 7, 21>(Portable::<7>, set, max_len),
         }
     }
 }
@@ -579,25 +545,59 @@ impl SetSolver<2> {
         &mut self,
         m: Avx512,
         set: MoveSet,
-        below: &[Row<2>],
         max_len: usize,
     ) -> Result<Solution, NotCertified> {
-        self.solve_with::<_, 3, 3>(m, set, below, max_len)
+        self.solve_with::<_, 3, 3>(m, set, max_len)
     }
 }
 
-/// A prefix of a set's values, for [`crate::period`]: `rows` from position 0, `len` values,
-/// and the row after the last one readable.
+/// A prefix of a set's values, for [`crate::period`]: `len` values from position 0, and the row
+/// after the last one readable. Rows of one set (`P` words a row), or one lane of the rows of
+/// several side by side ([`super::lanes`]): row `w`'s plane `j` is `words[w * row_stride + j *
+/// plane_stride]`.
 #[derive(Clone, Copy)]
-struct Values<'a, const P: usize> {
-    rows: &'a [Row<P>],
+pub(super) struct Values<'a, const P: usize> {
+    words: &'a [u64],
+    row_stride: usize,
+    plane_stride: usize,
     len: usize,
 }
 
 impl<'a, const P: usize> Values<'a, P> {
     fn new(rows: &'a [Row<P>], len: usize) -> Self {
-        assert!(len.is_multiple_of(64) && rows.len() > len / 64);
-        Values { rows, len }
+        Self::strided(rows.as_flattened(), P, 1, len)
+    }
+
+    /// Values whose rows are `row_stride` words apart, their planes `plane_stride`.
+    pub(super) fn strided(
+        words: &'a [u64],
+        row_stride: usize,
+        plane_stride: usize,
+        len: usize,
+    ) -> Self {
+        assert!(
+            len.is_multiple_of(64)
+                && plane_stride * P <= row_stride
+                && words.len() > (len / 64) * row_stride + (P - 1) * plane_stride
+        );
+        Values {
+            words,
+            row_stride,
+            plane_stride,
+            len,
+        }
+    }
+
+    /// Row `w`, `w <= len / 64`.
+    #[inline(always)]
+    fn row(&self, w: usize) -> Row<P> {
+        debug_assert!(w <= self.len / 64);
+        // SAFETY: w <= len / 64, and the last word of that row exists (checked in `strided`).
+        std::array::from_fn(|j| unsafe {
+            *self
+                .words
+                .get_unchecked(w * self.row_stride + j * self.plane_stride)
+        })
     }
 
     /// Every plane at positions `[x, x + 64)`, `x < len`.
@@ -605,17 +605,10 @@ impl<'a, const P: usize> Values<'a, P> {
     fn bits(&self, x: usize) -> Row<P> {
         debug_assert!(x < self.len);
         let bit = (x % 64) as u32;
-        // SAFETY: x / 64 + 1 <= len / 64 < rows.len(), checked in `new`.
-        let (lo, hi) = unsafe {
-            (
-                *self.rows.get_unchecked(x / 64),
-                *self.rows.get_unchecked(x / 64 + 1),
-            )
-        };
         RowMath::<P>::funnel(
             Portable::<1>,
-            lo,
-            hi,
+            self.row(x / 64),
+            self.row(x / 64 + 1),
             RowMath::<P>::count(Portable::<1>, bit),
         )
     }
@@ -652,7 +645,7 @@ impl<'a, const P: usize> Values<'a, P> {
         }
         assert!(hi + shift <= self.len, "comparison outside the prefix");
         // 64 w < hi: row w exists, and 64 w + shift < len.
-        last_difference(lo, hi, |w| differ(self.rows[w], self.bits(64 * w + shift)))
+        last_difference(lo, hi, |w| differ(self.row(w), self.bits(64 * w + shift)))
     }
 }
 
@@ -669,6 +662,9 @@ fn outcomes_differ<const P: usize>(u: Row<P>, v: Row<P>) -> u64 {
     nonzero(u) ^ nonzero(v)
 }
 
+/// Newest values [`Values::least_matching_shift`] holds 64 shifts at once against.
+const SAMPLED: usize = 4;
+
 impl<const P: usize> ShiftCompare for Values<'_, P> {
     fn known_len(&self) -> usize {
         self.len
@@ -682,10 +678,61 @@ impl<const P: usize> ShiftCompare for Values<'_, P> {
     fn newest_differ(&self, n: usize, shift: usize) -> bool {
         self.newest_differ_by(n, shift, values_differ)
     }
+
+    /// 64 shifts at a time: each of the newest [`SAMPLED`] values is held against the 64 values
+    /// those shifts back, one word a plane, and only the shifts that pass all of them (about one
+    /// in `(K + 1)^4` of the wrong ones) get the full window comparison, least first.
+    fn least_matching_shift(&self, window: usize) -> Option<usize> {
+        let len = self.len;
+        let max_p = len.saturating_sub(window);
+        if max_p == 0 {
+            return None;
+        }
+        let sampled = SAMPLED.min(window);
+        let newest: [Row<P>; SAMPLED] = std::array::from_fn(|k| {
+            if k < sampled {
+                self.bits(len - 64)
+            } else {
+                [0; P]
+            }
+        });
+        for p0 in (1..=max_p).step_by(64) {
+            // Bit i of a word stands for the shift p0 + 63 - i; none past max_p.
+            let mut candidates = !0u64 << (p0 + 63).saturating_sub(max_p);
+            for (k, top) in newest.iter().enumerate().take(sampled) {
+                // The value at y = len - 1 - k, against positions y - p0 - 63 + i.
+                let y = len - 1 - k;
+                let x = y as isize - p0 as isize - 63;
+                let word = match x {
+                    0.. => self.bits(x as usize),
+                    // Positions below 0 stand for shifts past max_p (masked above).
+                    _ => self.bits(0).map(|plane| plane << -x),
+                };
+                let bit = 63 - k;
+                let mut equal = !0u64;
+                for j in 0..P {
+                    equal &= match top[j] >> bit & 1 {
+                        1 => word[j],
+                        _ => !word[j],
+                    };
+                }
+                candidates &= equal;
+            }
+            while candidates != 0 {
+                let i = 63 - candidates.leading_zeros() as usize;
+                let p = p0 + 63 - i;
+                if top_window_matches(self, window, p) {
+                    return Some(p);
+                }
+                candidates &= !(1 << i);
+            }
+        }
+        None
+    }
 }
 
 /// The indicator of `G(x) = 0` (every bit clear) of a prefix: the outcome sequence.
-struct Outcomes<'a, const P: usize>(Values<'a, P>);
+pub(super) struct Outcomes<'a, const P: usize>(pub(super) Values<'a, P>);
 
 impl<const P: usize> ShiftCompare for Outcomes<'_, P> {
     fn known_len(&self) -> usize {
@@ -700,185 +747,6 @@ impl<const P: usize> ShiftCompare for Outcomes<'_, P> {
     fn newest_differ(&self, n: usize, shift: usize) -> bool {
         self.0.newest_differ_by(n, shift, outcomes_differ)
     }
-}
-
-/// Solves many sets on all cores, in input order, each thread's values within its share of
-/// `budget`; any failure stops it.
-///
-/// # Panics
-/// If the sets' values do not all fit the planes of the first's (a scan's sets have one move
-/// count).
-pub fn solve_sets(
-    sets: &[MoveSet],
-    max_len: impl Fn(&MoveSet) -> usize + Sync,
-    budget: Budget,
-) -> Result<Vec<Solution>, NotCertified> {
-    let Some(first) = sets.first() else {
-        return Ok(Vec::new());
-    };
-    match planes_for(first.k()) {
-        2 => solve_in::<2>(sets, max_len, budget),
-        _ => solve_in::<3>(sets, max_len, budget),
-    }
-}
-
-/// [`solve_sets`] for sets whose values fit `P` planes.
-fn solve_in<const P: usize>(
-    sets: &[MoveSet],
-    max_len: impl Fn(&MoveSet) -> usize + Sync,
-    budget: Budget,
-) -> Result<Vec<Solution>, NotCertified>
-where
-    SetSolver<P>: MoveCounts<P>,
-{
-    let threads = rayon::current_num_threads() as u64;
-    // The pairs' shared words take at most a quarter of the budget (they only save time).
-    let shared = PairWords::<P>::new(sets, budget.share(4));
-    let share = budget
-        .less(shared.as_ref().map_or(0, PairWords::bytes))
-        .share(threads);
-    // The first failure in input order; its set's slot gets a placeholder, never returned.
-    let failed = std::sync::Mutex::new(None::<(usize, NotCertified)>);
-    let solved = sets
-        .par_iter()
-        .enumerate()
-        .with_min_len(64)
-        .map_init(
-            || SetSolver::<P>::within(share),
-            |solver, (i, set)| {
-                let below = shared.as_ref().map_or(&[][..], |s| s.below(set));
-                solver
-                    .solve_after(*set, below, max_len(set))
-                    .unwrap_or_else(|e| {
-                        let mut failed = failed.lock().unwrap_or_else(|p| p.into_inner());
-                        if failed.as_ref().is_none_or(|(j, _)| i < *j) {
-                            *failed = Some((i, e));
-                        }
-                        Solution {
-                            period: 0,
-                            preperiod: 0,
-                            outcome_period: 0,
-                            outcome_preperiod: 0,
-                            checked_len: 0,
-                        }
-                    })
-            },
-        )
-        .collect();
-    match failed.into_inner().unwrap_or_else(|p| p.into_inner()) {
-        Some((_, e)) => Err(e),
-        None => Ok(solved),
-    }
-}
-
-/// The words of each game `{a, b}` below `c` for a batch of triples, computed once for all the
-/// triples of a pair (more than a tenth of all words when `c <= 200`). Triples look their pair
-/// up in input order; for a scan, neighbouring triples have neighbouring pairs, so the table is
-/// read in a few streams. Only triples: see the module doc.
-struct PairWords<const P: usize> {
-    /// Slot of each pair by its dense index (see [`Self::index`]) less `first`; `u32::MAX`:
-    /// no triple has that pair.
-    slot: Vec<u32>,
-    first: usize,
-    b_max: usize,
-    /// `width` rows a slot: the words below the largest `c`.
-    rows: Vec<Row<P>>,
-    width: usize,
-}
-
-impl<const P: usize> PairWords<P> {
-    /// `None` for sets of other than three moves, and where sharing would not pay (no words
-    /// below `c`, pairs too spread out for a dense index, or fewer than two triples a pair on
-    /// average) or would not fit `budget`.
-    fn new(sets: &[MoveSet], budget: Budget) -> Option<Self> {
-        // Two passes over the sets where five would do: a chunk of a scan holds 2^18 of them.
-        let mut triples = true;
-        let (mut c_max, mut b_max) = (0, 0);
-        for t in sets {
-            triples &= t.k() == 3;
-            c_max = c_max.max(t.largest() as usize);
-            b_max = b_max.max(t.moves()[1] as usize);
-        }
-        if !triples {
-            return None;
-        }
-        let width = c_max / 64;
-        let index = |t: &MoveSet| Self::index(t, b_max);
-        let (first, last) = sets
-            .iter()
-            .map(index)
-            .fold((usize::MAX, 0), |(lo, hi), i| (lo.min(i), hi.max(i)));
-        let span = last + 1 - first;
-        if width == 0 || span > 4 * sets.len() {
-            return None;
-        }
-        let mut slot = vec![u32::MAX; span];
-        let mut pairs = Vec::new();
-        for t in sets {
-            let s = &mut slot[index(t) - first];
-            if *s == u32::MAX {
-                *s = pairs.len() as u32;
-                pairs.push([t.moves()[0], t.moves()[1]]);
-            }
-        }
-        if 2 * pairs.len() > sets.len() {
-            return None;
-        }
-        let bytes = (pairs.len() * width * size_of::<Row<P>>()) as u64;
-        budget.check(bytes, String::new).ok()?;
-        let mut rows = vec![none(); pairs.len() * width];
-        rows.par_chunks_mut(width)
-            .zip(&pairs)
-            .for_each_init(Vec::new, |scratch, (out, &moves)| {
-                pair_words(moves, out, scratch)
-            });
-        Some(PairWords {
-            slot,
-            first,
-            b_max,
-            rows,
-            width,
-        })
-    }
-
-    /// The bytes its words take.
-    fn bytes(&self) -> u64 {
-        (self.rows.len() * size_of::<Row<P>>()) as u64
-    }
-
-    /// Pairs `1 <= a < b <= b_max` numbered `(a - 1) b_max + b`, in the order a scan lists them
-    /// for one `c`: dense enough (at most twice the pairs) and one multiplication.
-    fn index(t: &MoveSet, b_max: usize) -> usize {
-        (t.moves()[0] as usize - 1) * b_max + t.moves()[1] as usize
-    }
-
-    /// The words below `c` of the pair of `t`, one of the batch's triples.
-    fn below(&self, t: &MoveSet) -> &[Row<P>] {
-        let slot = self.slot[Self::index(t, self.b_max) - self.first] as usize;
-        &self.rows[slot * self.width..][..t.largest() as usize / 64]
-    }
-}
-
-/// Fills `out` with the first words of the game `{a, b}`; `scratch` holds the pad in front.
-fn pair_words<const P: usize>(moves: [u32; 2], out: &mut [Row<P>], scratch: &mut Vec<Row<P>>) {
-    let m = Portable::<2>;
-    let set = Moves::new(m, moves);
-    let pad = set.backs[1].rows + 1;
-    scratch.clear();
-    scratch.resize(pad + out.len(), none());
-    let near = moves.iter().filter(|&&s| s < 64).count();
-    let mut prev = none();
-    for row in pad..scratch.len() {
-        // SAFETY: the pad covers b, and the row exists.
-        prev = unsafe {
-            match near {
-                0 => set.push_word::<0>(m, scratch, row, prev, [0; P]),
-                1 => set.push_word::<1>(m, scratch, row, prev, [0; P]),
-                _ => set.push_word::<2>(m, scratch, row, prev, [0; P]),
-            }
-        };
-    }
-    out.copy_from_slice(&scratch[pad..]);
 }
 
 #[cfg(test)]
@@ -954,6 +822,43 @@ mod tests {
         }
     }
 
+    /// The full search 64 shifts at a time finds the least shift the plain search finds, on
+    /// random sequences of 3 planes with a period planted after a random start (fresh seed).
+    #[test]
+    fn sampled_full_search_finds_the_least_shift() {
+        use rand::{Rng, SeedableRng};
+        let seed = crate::test_seed();
+        let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+        for _ in 0..300 {
+            let words = rng.random_range(1..12);
+            let (period, start) = (rng.random_range(1..300), rng.random_range(0..400));
+            let alphabet = rng.random_range(1..8u64);
+            let mut values: Vec<u64> = (0..start + period)
+                .map(|_| rng.random_range(0..alphabet))
+                .collect();
+            while values.len() < 64 * words {
+                values.push(values[values.len() - period]);
+            }
+            values.truncate(64 * words);
+            let mut rows = vec![[0u64; 3]; words + 1];
+            for (x, &v) in values.iter().enumerate() {
+                for (j, plane) in rows[x / 64].iter_mut().enumerate() {
+                    *plane |= (v >> j & 1) << (x % 64);
+                }
+            }
+            let seq = Values::<3>::new(&rows, 64 * words);
+            for window in [1, 3, 17, 64, 100] {
+                let plain = (1..=seq.known_len().saturating_sub(window))
+                    .find(|&p| top_window_matches(&seq, window, p));
+                assert_eq!(
+                    seq.least_matching_shift(window),
+                    plain,
+                    "period {period} from {start}, window {window} (seed {seed})"
+                );
+            }
+        }
+    }
+
     /// The fastest math this CPU has and the portable one on random triples with `c <= 400`
     /// (fresh seed each run, printed on failure; `NIMSEQ_SEED` repeats one): the same solutions.
     #[test]
@@ -976,31 +881,6 @@ mod tests {
                 want,
                 "{t:?} (seed {seed})"
             );
-        }
-    }
-
-    /// Each triple starting from its pair's words, shared, in any input order: the same answers
-    /// as one triple at a time, without them.
-    #[test]
-    fn triples_sharing_their_pair_match_one_at_a_time() {
-        use rand::seq::SliceRandom;
-        let mut sets: Vec<MoveSet> = SetFilter::up_to(150)
-            .sets()
-            .filter(|t| t.moves()[0] % 7 == 3 && t.moves()[1] % 5 != 1)
-            .collect();
-        sets.shuffle(&mut rand::rng());
-        let shared = PairWords::<2>::new(&sets, Budget::UNLIMITED).expect("pairs shared");
-        let mut solver = TripleSolver::default();
-        for &t in &sets {
-            let want = reference::nim_values(&t.ruleset(), t.largest() as usize / 64 * 64);
-            solver.solve_after(t, shared.below(&t), 1 << 20).unwrap();
-            let got: Vec<u32> = (0..want.len()).map(|x| solver.value(x)).collect();
-            assert_eq!(got, want, "{t}: the words below c");
-        }
-        let together = solve_sets(&sets, |_| 1 << 20, Budget::UNLIMITED).unwrap();
-        for (&t, got) in sets.iter().zip(together) {
-            let alone = solver.solve(t, 1 << 20).unwrap();
-            assert_eq!(got, alone, "{t}");
         }
     }
 }

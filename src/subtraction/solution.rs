@@ -29,6 +29,31 @@ impl Solution {
     }
 }
 
+impl Solution {
+    /// The solution of a sequence whose least period and pre-period `nim` are proved within its
+    /// first `len` values, with `window = max S`: the outcome period and pre-period follow. The
+    /// nim period is an outcome period, and the outcome pre-period does not depend on which
+    /// outcome period measures it; outcomes repeat wherever values do, so only positions below
+    /// `outcome_bound` (the nim pre-period, or less where the caller knows where outcomes repeat
+    /// from) are compared.
+    #[inline(always)]
+    pub fn proved(
+        nim: Period,
+        outcomes: &impl ShiftCompare,
+        window: usize,
+        len: usize,
+        outcome_bound: usize,
+    ) -> Self {
+        Solution {
+            period: nim.period,
+            preperiod: nim.preperiod,
+            outcome_period: least_period(outcomes, window, nim.period),
+            outcome_preperiod: preperiod(outcomes, nim.period, outcome_bound),
+            checked_len: len,
+        }
+    }
+}
+
 /// No period was certified within the length limit (in whole words of 64 values), or within
 /// what a share of the memory budget holds.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -105,9 +130,7 @@ impl FullSearch {
 
     /// The end of each run of words of a solve with `window = max S`: the period `proved` by a
     /// candidate, or else the full search when due, then the outcome period and pre-period of
-    /// what was proved. The nim period is an outcome period, and the outcome pre-period does not
-    /// depend on which outcome period measures it; outcomes repeat wherever values do, so only
-    /// positions below the nim pre-period are compared.
+    /// what was proved ([`Solution::proved`]).
     #[inline(always)]
     pub fn settle(
         &mut self,
@@ -123,13 +146,9 @@ impl FullSearch {
             proved = proved.or_else(|| certify(values, window, [], true));
         }
         match proved {
-            Some(nim) => Settled::Solved(Solution {
-                period: nim.period,
-                preperiod: nim.preperiod,
-                outcome_period: least_period(outcomes, window, nim.period),
-                outcome_preperiod: preperiod(outcomes, nim.period, nim.preperiod),
-                checked_len: len,
-            }),
+            Some(nim) => {
+                Settled::Solved(Solution::proved(nim, outcomes, window, len, nim.preperiod))
+            }
             None if len >= self.max_len => Settled::GaveUp,
             None => Settled::Going,
         }

@@ -1,0 +1,1128 @@
+//! Many sets at once, a set a lane: the fast CPU path of a scan.
+//!
+//! [`super::set_solver`] solves one set at a time, and each word waits for the one before: its
+//! loop is bound by latency, not by the work. Here one word of 4 or 8 sets is computed at once
+//! ([`super::lane_math`]), by the same word loop (its `Moves::push_word`), and a lane whose set
+//! is proved takes the next set of its batch at once.
+//!
+//! # Batches
+//! The sets of a batch share a shape: the move count, which moves are below 64, the passes a
+//! word takes, and how many rows back each move reads. Every lane then reads the same rows, and
+//! only the shifts within them differ, one count a lane. A pair sum `s_i + s_j` reads
+//! `ceil(s_i / 64) + ceil(s_j / 64) - 1` rows back or one more: a blend of two rows a plane picks
+//! each lane's.
+//!
+//! # Periods
+//! Each pair sum `p` is watched as in [`super::set_solver`], but a watch keeps only the last row
+//! where its comparison differed (one masked move a word, no bit count). The end of that row bounds
+//! the exact clean start from above, so a lane is proved at most one word after the exact test
+//! would prove it, never before, and the answer is the same: the least period and the pre-period
+//! are then measured from the values ([`crate::period`]), and neither depends on where the proof
+//! stopped. Two kinds of set go to the one-at-a-time solver, which watches and searches more:
+//! triples `c = a + b`, whose period (Theorem 34) is no pair sum, and any set a lane has not
+//! proved within [`lane_len`] values, which it starts again.
+//!
+//! # Memory
+//! Rows hold every lane's words side by side; a lane's set starts at the row the lane is refilled
+//! at, after rows of `NONE` that stand for the positions below 0. When the rows run out, the rows
+//! the live lanes still need are moved to the front, so a batch needs rows for the longest set a
+//! lane may hold, not for all its sets.
+
+use std::ops::Range;
+
+use rayon::prelude::*;
+
+#[cfg(target_arch = "x86_64")]
+use super::lane_math::{Avx2Lanes, Avx512Lanes};
+use super::lane_math::{LaneMath, MAX_LANES, PortableLanes};
+use super::moveset::{MAX_SCAN_MOVES, MoveSet, pairs};
+use super::row_math::planes_for;
+use super::row_math::{Offers, RowMath};
+use super::set_solver::{Back, MoveCounts, Moves, Outcomes, SetSolver, Values};
+use super::solution::{NotCertified, Solution, envelope};
+use crate::memory::Budget;
+use crate::period::{Period, ShiftCompare, certify, least_period, preperiod, top_window_matches};
+
+/// The lane maths.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kernel {
+    Portable,
+    Avx2,
+    Avx512,
+}
+
+impl Kernel {
+    /// Those this CPU runs, fastest first.
+    pub fn available() -> Vec<Kernel> {
+        let mut kernels = Vec::new();
+        #[cfg(target_arch = "x86_64")]
+        {
+            if Avx512Lanes::detect().is_some() {
+                kernels.push(Kernel::Avx512);
+            }
+            if Avx2Lanes::detect().is_some() {
+                kernels.push(Kernel::Avx2);
+            }
+        }
+        kernels.push(Kernel::Portable);
+        kernels
+    }
+
+    /// The fastest this CPU runs.
+    pub fn best() -> Kernel {
+        Kernel::available()[0]
+    }
+}
+
+/// Values a lane looks at before it hands its set to the one-at-a-time solver: where that
+/// solver first searches every period (`c^2/2 + c + 64`), at most 128 windows of `c`, so that
+/// the rows of a batch stay small. Nearly every set is proved far below it.
+pub fn lane_len(c: usize) -> usize {
+    envelope(c).min(128 * c + 64)
+}
+
+/// The rows a batch's lanes take, for sets whose words read `back` rows back and whose largest
+/// move is `c_rows` rows of 64: what a compaction keeps at most (the rows read back and the
+/// longest set a lane holds), twice, and room to go on.
+fn lane_rows(back: usize, c_rows: usize) -> usize {
+    2 * (back + lane_len(64 * c_rows).div_ceil(64) + 2) + 256
+}
+
+/// What a thread's lanes may take for sets of `k` moves up to largest move `c` (the rows of
+/// 8 lanes, the most a kernel has): a scan counts it with the one-at-a-time solver's.
+pub fn lane_bytes(k: usize, c: usize) -> u64 {
+    // A pair sum reads at most two rows more than twice the largest move's.
+    let c_rows = c.div_ceil(64);
+    (lane_rows(2 * c_rows + 1, c_rows) * planes_for(k) * 8 * MAX_LANES) as u64
+}
+
+/// Sets a batch holds at most: enough that the lanes are seldom idle at its end, few enough
+/// that the threads share the work evenly.
+const BATCH: usize = 2048;
+
+/// Proved lanes the words stop for at once, and the words a proved lane waits for more.
+const SETTLE_TOGETHER: u32 = 3;
+const SETTLE_WAIT: usize = 6;
+
+/// A lane with no set: its watches never prove anything.
+const EMPTY: u64 = 1 << 62;
+
+/// What the sets of a batch share (see the module doc).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+struct Shape {
+    k: u8,
+    near: u8,
+    passes: u8,
+    rows: [u32; MAX_SCAN_MOVES],
+}
+
+impl Shape {
+    /// `None` for a triple `c = a + b` (see the module doc).
+    fn of(set: &MoveSet) -> Option<Shape> {
+        let moves = set.moves();
+        if let &[a, b, c] = moves
+            && c == a + b
+        {
+            return None;
+        }
+        let mut rows = [0; MAX_SCAN_MOVES];
+        for (r, &s) in rows.iter_mut().zip(moves) {
+            *r = s.div_ceil(64);
+        }
+        Some(Shape {
+            k: moves.len() as u8,
+            near: moves.iter().filter(|&&s| s < 64).count() as u8,
+            passes: 64u32.div_ceil(moves[0]) as u8,
+            rows,
+        })
+    }
+}
+
+/// A lane math as the word loop of [`super::set_solver`] takes it: a row is `P` words of every
+/// lane, a count one a lane, the offers those of `K` moves.
+#[derive(Clone, Copy)]
+pub(super) struct Rows<M, const K: usize>(M);
+
+impl<const P: usize, M: LaneMath, const K: usize> RowMath<P> for Rows<M, K> {
+    type Row = [M::W; P];
+    type Reg = [M::W; P];
+    type Count = M::Count;
+    type Offers = Offers<M::W, K>;
+
+    #[inline(always)]
+    fn count(self, bits: u32) -> M::Count {
+        self.0.count(&[u64::from(bits); MAX_LANES])
+    }
+
+    #[inline(always)]
+    fn load(self, row: [M::W; P]) -> [M::W; P] {
+        row
+    }
+
+    #[inline(always)]
+    fn store(self, reg: [M::W; P]) -> [M::W; P] {
+        reg
+    }
+
+    #[inline(always)]
+    fn funnel(self, lo: [M::W; P], hi: [M::W; P], bit: M::Count) -> [M::W; P] {
+        let mut out = lo;
+        for j in 0..P {
+            out[j] = self.0.funnel(lo[j], hi[j], bit);
+        }
+        out
+    }
+
+    #[inline(always)]
+    fn near(self, cur: [M::W; P], prev: [M::W; P], s: M::Count) -> [M::W; P] {
+        let mut out = cur;
+        for j in 0..P {
+            out[j] = self.0.near(cur[j], prev[j], s);
+        }
+        out
+    }
+
+    #[inline(always)]
+    fn nothing(self) -> Offers<M::W, K> {
+        Offers::nothing(self.0)
+    }
+
+    #[inline(always)]
+    fn add(self, offers: &mut Offers<M::W, K>, option: [M::W; P]) {
+        offers.add(self.0, option);
+    }
+
+    #[inline(always)]
+    fn mex(self, offers: Offers<M::W, K>) -> [M::W; P] {
+        offers.mex(self.0)
+    }
+
+    /// The positions where the rows differ in some lane.
+    #[inline(always)]
+    fn differ(self, u: [M::W; P], v: [M::W; P]) -> u64 {
+        self.0
+            .to_lanes(differ(self.0, u, v))
+            .iter()
+            .fold(0, |d, &lane| d | lane)
+    }
+
+    #[inline(always)]
+    fn same(self, u: [M::W; P], v: [M::W; P]) -> bool {
+        self.0.is_zero(differ(self.0, u, v))
+    }
+}
+
+/// Where a row's value is nonzero, lane by lane.
+#[inline(always)]
+fn any<M: LaneMath, const P: usize>(m: M, u: [M::W; P]) -> M::W {
+    let mut a = u[0];
+    for &plane in &u[1..] {
+        a = m.or(a, plane);
+    }
+    a
+}
+
+/// Where two rows differ, lane by lane.
+#[inline(always)]
+fn differ<M: LaneMath, const P: usize>(m: M, u: [M::W; P], v: [M::W; P]) -> M::W {
+    let mut d = m.xor(u[0], v[0]);
+    for j in 1..P {
+        d = m.or(d, m.xor(u[j], v[j]));
+    }
+    d
+}
+
+/// A worker's state: the rows of its lanes and the one-at-a-time solver for the sets lanes
+/// hand over.
+pub(super) struct LaneSolver<const P: usize, M: LaneMath> {
+    m: M,
+    rows: Vec<[M::W; P]>,
+    one: SetSolver<P>,
+    share: Budget,
+}
+
+/// The answers of a batch: each set's index and solution, and the sets not certified.
+#[derive(Default)]
+pub(super) struct Answers {
+    pub(super) solved: Vec<(u32, Solution)>,
+    pub(super) failed: Vec<(u32, NotCertified)>,
+}
+
+impl Answers {
+    fn push(&mut self, i: u32, answer: Result<Solution, NotCertified>) {
+        match answer {
+            Ok(solution) => self.solved.push((i, solution)),
+            Err(e) => self.failed.push((i, e)),
+        }
+    }
+}
+
+/// A set's length limit.
+type MaxLen<'a> = &'a (dyn Fn(&MoveSet) -> usize + Sync);
+
+/// The lanes' per-set numbers of a batch, kept between words: a vector a number, so that the
+/// words run on them in registers and a refill changes one lane of each. Positions are counted
+/// from row 0 of the rows (64 a row), for every lane alike.
+struct Lanes<M: LaneMath, const K: usize, const PAIRS: usize> {
+    /// Each lane's set (its index in the scan, and the set), `None` if empty.
+    set: [Option<(u32, MoveSet)>; MAX_LANES],
+    /// The row of its first word, and the row at which it is handed over.
+    start: [usize; MAX_LANES],
+    stop: [usize; MAX_LANES],
+    /// Each pair sum of each lane.
+    sum: [[usize; PAIRS]; MAX_LANES],
+    /// The largest move.
+    c: M::W,
+    /// Each move's shift as a near move (`s mod 64`) and as a window (`64 ceil(s/64) - s`).
+    near: [M::Count; K],
+    back: [M::Count; K],
+    /// Each pair sum's window: its shift, and whether it reads one row further than the
+    /// batch's base.
+    sum_bit: [M::Count; PAIRS],
+    sum_far: [M::Mask; PAIRS],
+    /// For each pair sum `p`, one past the last position whose value differs from the one `p`
+    /// before (at least the set's position `p`: positions below compare with positions below
+    /// 0), plus `c`: where `p` is proved unless a new difference shows. Where
+    /// [`LaneMath::mark`] cannot count bits, the end of the difference's word stands for it.
+    deadline: [M::W; PAIRS],
+    /// The same for the outcomes (whether the value is 0), without `c`.
+    outcome_clean: [M::W; PAIRS],
+}
+
+/// The lanes of `mask`, lowest first.
+fn lanes_of(mask: u32) -> impl Iterator<Item = usize> {
+    (0..MAX_LANES).filter(move |&l| mask >> l & 1 == 1)
+}
+
+impl<const P: usize, M: LaneMath> LaneSolver<P, M>
+where
+    SetSolver<P>: MoveCounts<P>,
+{
+    fn new(m: M, share: Budget) -> Self {
+        const {
+            assert!(
+                size_of::<M::W>() == 8 * M::LANES,
+                "a word is one u64 a lane"
+            )
+        };
+        LaneSolver {
+            m,
+            rows: Vec::new(),
+            one: SetSolver::within(share),
+            share,
+        }
+    }
+
+    /// The words of every lane, plane by plane, row by row.
+    fn words(&self) -> &[u64] {
+        // SAFETY: a row is `P` words of `LANES` `u64`s each, plain integers (checked in `new`).
+        unsafe {
+            std::slice::from_raw_parts(
+                self.rows.as_ptr().cast::<u64>(),
+                self.rows.len() * P * M::LANES,
+            )
+        }
+    }
+
+    fn words_mut(&mut self) -> &mut [u64] {
+        // SAFETY: as in `words`.
+        unsafe {
+            std::slice::from_raw_parts_mut(
+                self.rows.as_mut_ptr().cast::<u64>(),
+                self.rows.len() * P * M::LANES,
+            )
+        }
+    }
+
+    /// Solves a batch of `K`-move sets of one shape with `NEAR` moves below 64.
+    #[inline(always)]
+    fn solve_near<const K: usize, const PAIRS: usize, const NEAR: usize>(
+        &mut self,
+        batch: &[(u32, MoveSet)],
+        max_len: MaxLen,
+        out: &mut Answers,
+    ) {
+        // More near moves than moves: an instance the dispatch never calls.
+        if NEAR > K {
+            return;
+        }
+        let m = self.m;
+        let r = Rows::<M, K>(m);
+        let first: [u32; K] = batch[0].1.moves().try_into().expect("K moves");
+        let dist = first.map(|s| s.div_ceil(64) as usize);
+        let mut pair = [(0, 0); PAIRS];
+        for (slot, ij) in pair.iter_mut().zip(pairs(K)) {
+            *slot = ij;
+        }
+        let base = pair.map(|(i, j)| dist[i] + dist[j] - 1);
+        // Rows a word reads back: the largest move, each pair sum's blend.
+        let back = dist[K - 1].max(base.iter().max().expect("a pair") + 1);
+        let passes = 64usize.div_ceil(first[0] as usize);
+        let want = lane_rows(back, dist[K - 1]);
+        let bytes = (want * size_of::<[M::W; P]>()) as u64;
+        if self.share.check(bytes, String::new).is_err() {
+            for &(i, set) in batch {
+                out.push(i, self.one.solve(set, max_len(&set)));
+            }
+            return;
+        }
+        if self.rows.len() < want {
+            self.rows.resize(want, [m.ones(); P]);
+        }
+        let end = self.rows.len() - 1;
+        let all = (1u32 << M::LANES) - 1;
+        let none = [0; MAX_LANES];
+        let mut lanes = Lanes::<M, K, PAIRS> {
+            set: [None; MAX_LANES],
+            start: [0; MAX_LANES],
+            stop: [0; MAX_LANES],
+            sum: [[0; PAIRS]; MAX_LANES],
+            c: m.zero(),
+            near: [m.count(&none); K],
+            back: [m.count(&none); K],
+            sum_bit: [m.count(&none); PAIRS],
+            sum_far: [m.mask(&none); PAIRS],
+            deadline: [m.splat(EMPTY); PAIRS],
+            outcome_clean: [m.zero(); PAIRS],
+        };
+        let mut queue = batch.iter();
+        let mut row = back;
+        let mut active = 0u32;
+        let mut proved = 0u32;
+        let mut next_stop = usize::MAX;
+        loop {
+            // What the last words settled: proved lanes are finished, lanes at their limit
+            // handed over.
+            let mut settled = proved;
+            if row >= next_stop {
+                settled |= lanes_of(active)
+                    .filter(|&l| row >= lanes.stop[l])
+                    .fold(0, |s, l| s | 1 << l);
+            }
+            if settled != 0 {
+                // (Loops, not closures: see `Offers::add`.)
+                let mut deadline = [[0; MAX_LANES]; PAIRS];
+                let mut outcome_clean = [[0; MAX_LANES]; PAIRS];
+                for j in 0..PAIRS {
+                    deadline[j] = m.to_lanes(lanes.deadline[j]);
+                    outcome_clean[j] = m.to_lanes(lanes.outcome_clean[j]);
+                }
+                for l in lanes_of(settled) {
+                    let (i, set) = lanes.set[l].take().expect("a settled lane has a set");
+                    let c = set.largest() as usize;
+                    let from = 64 * lanes.start[l];
+                    let answer = match (0..PAIRS).find(|&j| deadline[j][l] <= 64 * row as u64) {
+                        Some(j) => Ok(self.finish(
+                            l,
+                            lanes.start[l],
+                            row,
+                            c,
+                            lanes.sum[l][j],
+                            deadline[j][l] as usize - c - from,
+                            outcome_clean[j][l] as usize - from,
+                        )),
+                        // No pair sum proved: every period is searched, as the one-at-a-time
+                        // solver would at this length, which takes the set over if that fails.
+                        None => self
+                            .search(l, lanes.start[l], row, c)
+                            .ok_or(())
+                            .or_else(|()| self.one.solve(set, max_len(&set))),
+                    };
+                    out.push(i, answer);
+                }
+                active &= !settled;
+            }
+            if row >= end {
+                row = self.compact(&mut lanes, active, row, back);
+            }
+            for l in lanes_of(all & !active) {
+                match queue.next() {
+                    Some(&item) => {
+                        self.refill(&mut lanes, l, row, item, &dist, &base, max_len);
+                        active |= 1 << l;
+                    }
+                    None => {
+                        for deadline in &mut lanes.deadline {
+                            *deadline = m.set_lane(*deadline, l, EMPTY);
+                        }
+                    }
+                }
+            }
+            if active == 0 {
+                return;
+            }
+            next_stop = lanes_of(active).fold(usize::MAX, |e, l| e.min(lanes.stop[l]));
+            let next_event = next_stop.min(end);
+            // The lanes' numbers in registers, for the words until the next event.
+            let mut backs = [Back::<P, Rows<M, K>> {
+                rows: 0,
+                bit: lanes.back[0],
+            }; K];
+            for i in 0..K {
+                backs[i] = Back {
+                    rows: dist[i],
+                    bit: lanes.back[i],
+                };
+            }
+            let moves = Moves::<P, Rows<M, K>, K> {
+                near: lanes.near,
+                backs,
+                passes,
+            };
+            let (sum_bit, sum_far) = (lanes.sum_bit, lanes.sum_far);
+            let (mut deadline, mut outcome_clean) = (lanes.deadline, lanes.outcome_clean);
+            let step = m.splat(64);
+            // One past each lane's newest position, and that plus its `c`.
+            let mut end_at = m.splat(64 * row as u64);
+            let mut end_c = m.add(lanes.c, end_at);
+            let mut prev = self.rows[row - 1];
+            let mut first_proved = None;
+            loop {
+                let start = if NEAR > 0 && passes > 2 {
+                    // SAFETY: rows from `row - back` to `row + 1` exist (`end`).
+                    unsafe {
+                        self.sum_window(
+                            row,
+                            base[PAIRS - 1],
+                            sum_far[PAIRS - 1],
+                            sum_bit[PAIRS - 1],
+                        )
+                    }
+                } else {
+                    [m.zero(); P]
+                };
+                // SAFETY: every lane's rows below `row` hold its values, or NONE down to
+                // `dist[K - 1]` rows below its start; `row + 1 <= end` exists.
+                let cur = unsafe { moves.push_word::<NEAR>(r, &mut self.rows, row, prev, start) };
+                prev = cur;
+                end_at = m.add(end_at, step);
+                end_c = m.add(end_c, step);
+                let nonzero = any(m, cur);
+                let len = 64 * (row + 1) as u64;
+                let mut done = 0;
+                for j in 0..PAIRS {
+                    // SAFETY: as above.
+                    let was = unsafe { self.sum_window(row, base[j], sum_far[j], sum_bit[j]) };
+                    deadline[j] = m.mark(differ(m, cur, was), end_c, deadline[j]);
+                    let outcome_differ = m.xor(nonzero, any(m, was));
+                    outcome_clean[j] = m.mark(outcome_differ, end_at, outcome_clean[j]);
+                    done |= m.at_most(deadline[j], len);
+                }
+                row += 1;
+                proved = done & active;
+                // A lane proved goes on with its set (its values stay right) for a few words
+                // while another may be proved too: each stop of the words costs about as much
+                // as a word of every lane.
+                if proved != 0 {
+                    let since = *first_proved.get_or_insert(row);
+                    if proved.count_ones() >= SETTLE_TOGETHER || row >= since + SETTLE_WAIT {
+                        break;
+                    }
+                }
+                if row >= next_event {
+                    break;
+                }
+            }
+            (lanes.deadline, lanes.outcome_clean) = (deadline, outcome_clean);
+        }
+    }
+
+    /// The values a pair sum back from the word at `row`, each lane from `base` rows back or,
+    /// where `far`, one more.
+    ///
+    /// # Safety
+    /// Rows `row - base - 1` to `row + 1` exist.
+    #[inline(always)]
+    unsafe fn sum_window(&self, row: usize, base: usize, far: M::Mask, bit: M::Count) -> [M::W; P] {
+        let m = self.m;
+        // SAFETY: the caller's.
+        let (lo, mid, hi) = unsafe {
+            (
+                *self.rows.get_unchecked(row - base - 1),
+                *self.rows.get_unchecked(row - base),
+                *self.rows.get_unchecked(row - base + 1),
+            )
+        };
+        let mut out = mid;
+        for j in 0..P {
+            out[j] = m.funnel(
+                m.select(far, lo[j], mid[j]),
+                m.select(far, mid[j], hi[j]),
+                bit,
+            );
+        }
+        out
+    }
+
+    /// Starts `set` in lane `l` at `row`. (Inlined: it runs the lane math, whose instructions
+    /// need the target features of the caller.)
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn refill<const K: usize, const PAIRS: usize>(
+        &mut self,
+        lanes: &mut Lanes<M, K, PAIRS>,
+        l: usize,
+        row: usize,
+        (i, set): (u32, MoveSet),
+        dist: &[usize; K],
+        base: &[usize; PAIRS],
+        max_len: MaxLen,
+    ) {
+        let m = self.m;
+        let moves = set.moves();
+        let c = set.largest() as usize;
+        lanes.set[l] = Some((i, set));
+        lanes.start[l] = row;
+        lanes.stop[l] = row + lane_len(c).min(max_len(&set)).div_ceil(64);
+        lanes.c = m.set_lane(lanes.c, l, c as u64);
+        for (k, &s) in moves.iter().enumerate() {
+            lanes.near[k] = m.set_count(lanes.near[k], l, u64::from(s % 64));
+            lanes.back[k] = m.set_count(lanes.back[k], l, (64 * dist[k] - s as usize) as u64);
+        }
+        for (j, (a, b)) in pairs(K).enumerate() {
+            let p = (moves[a] + moves[b]) as usize;
+            let rows = p.div_ceil(64);
+            debug_assert!(rows == base[j] || rows == base[j] + 1);
+            lanes.sum[l][j] = p;
+            lanes.sum_bit[j] = m.set_count(lanes.sum_bit[j], l, (64 * rows - p) as u64);
+            lanes.sum_far[j] = m.set_flag(lanes.sum_far[j], l, rows > base[j]);
+            lanes.deadline[j] = m.set_lane(lanes.deadline[j], l, (64 * row + p + c) as u64);
+            lanes.outcome_clean[j] = m.set_lane(lanes.outcome_clean[j], l, (64 * row + p) as u64);
+        }
+        // Positions below 0 hold NONE, as far back as the largest move reads.
+        let lanes_used = M::LANES;
+        let words = self.words_mut();
+        for r in row - dist[K - 1]..row {
+            for j in 0..P {
+                words[(r * P + j) * lanes_used + l] = !0;
+            }
+        }
+    }
+
+    /// Moves the rows the `active` lanes still need (and `back` before `row`, for lanes
+    /// refilled there) to the front; returns where `row` is then.
+    #[inline(always)]
+    fn compact<const K: usize, const PAIRS: usize>(
+        &mut self,
+        lanes: &mut Lanes<M, K, PAIRS>,
+        active: u32,
+        row: usize,
+        back: usize,
+    ) -> usize {
+        let m = self.m;
+        let from = lanes_of(active).fold(row - back, |f, l| f.min(lanes.start[l] - back));
+        self.rows.copy_within(from..row, 0);
+        for l in lanes_of(active) {
+            lanes.start[l] -= from;
+            lanes.stop[l] -= from;
+        }
+        // Every lane moves back: an empty lane's EMPTY stays far out of reach.
+        let back_by = m.splat((64 * from as u64).wrapping_neg());
+        for (deadline, outcome) in lanes.deadline.iter_mut().zip(&mut lanes.outcome_clean) {
+            *deadline = m.add(*deadline, back_by);
+            *outcome = m.add(*outcome, back_by);
+        }
+        row - from
+    }
+
+    /// The values of lane `l`'s set, whose words are rows `start..row`.
+    fn values(&self, l: usize, start: usize, row: usize) -> Values<'_, P> {
+        let lanes = M::LANES;
+        Values::strided(
+            &self.words()[start * P * lanes + l..],
+            P * lanes,
+            lanes,
+            64 * (row - start),
+        )
+    }
+
+    /// The solution of lane `l`'s set from a search of every period, if its words (rows
+    /// `start..row`) prove one.
+    fn search(&self, l: usize, start: usize, row: usize, c: usize) -> Option<Solution> {
+        let values = self.values(l, start, row);
+        let nim = certify(&values, c, [], true)?;
+        Some(Solution::proved(
+            nim,
+            &Outcomes(values),
+            c,
+            values.known_len(),
+            nim.preperiod,
+        ))
+    }
+
+    /// The solution of lane `l`'s set, whose words are rows `start..row`, with the pair sum `p`
+    /// proved: its values and outcomes repeat `p` earlier from `clean` and `outcome_clean` on
+    /// (positions from the set's 0; exact, or the end of a word where [`LaneMath::mark`] cannot
+    /// count bits), so the pre-periods are at most those less `p` (exactly, where exact: the
+    /// pre-period does not depend on which period measures it).
+    #[allow(clippy::too_many_arguments)]
+    fn finish(
+        &self,
+        l: usize,
+        start: usize,
+        row: usize,
+        c: usize,
+        p: usize,
+        clean: usize,
+        outcome_clean: usize,
+    ) -> Solution {
+        let values = self.values(l, start, row);
+        // The proof the lanes stand on, checked again where the tests run.
+        if cfg!(test) {
+            assert!(top_window_matches(&values, c, p), "{p} is not proved");
+        }
+        let period = least_period(&values, c, p);
+        let preperiod = preperiod(&values, period, clean.max(p) - p);
+        let outcome_bound = preperiod.min(outcome_clean.max(p) - p);
+        Solution::proved(
+            Period { period, preperiod },
+            &Outcomes(values),
+            c,
+            values.known_len(),
+            outcome_bound,
+        )
+    }
+}
+
+/// The move counts whose values fit `P` planes, each an instance with the count fixed at compile
+/// time (as [`MoveCounts`] for one set at a time), for every lane math.
+pub(super) trait LaneCounts<const P: usize> {
+    /// Solves a batch of one shape.
+    fn solve_batch<M: LaneMath>(
+        solver: &mut LaneSolver<P, M>,
+        batch: &[(u32, MoveSet)],
+        max_len: MaxLen,
+        out: &mut Answers,
+    );
+}
+
+/// The plane count `P`, as a type to hang [`LaneCounts`] on.
+pub(super) struct Planes<const P: usize>;
+
+/// Dispatches a batch on its count of near moves.
+macro_rules! by_near {
+    ($solver:expr, $k:literal, $pairs:literal, $batch:expr, $max_len:expr, $out:expr) => {{
+        let near = $batch[0].1.moves().iter().filter(|&&s| s < 64).count();
+        match near {
+            0 => $solver.solve_near::<$k, $pairs, 0>($batch, $max_len, $out),
+            1 => $solver.solve_near::<$k, $pairs, 1>($batch, $max_len, $out),
+            2 => $solver.solve_near::<$k, $pairs, 2>($batch, $max_len, $out),
+            3 => $solver.solve_near::<$k, $pairs, 3>($batch, $max_len, $out),
+            4 => $solver.solve_near::<$k, $pairs, 4>($batch, $max_len, $out),
+            5 => $solver.solve_near::<$k, $pairs, 5>($batch, $max_len, $out),
+            6 => $solver.solve_near::<$k, $pairs, 6>($batch, $max_len, $out),
+            _ => $solver.solve_near::<$k, $pairs, 7>($batch, $max_len, $out),
+        }
+    }};
+}
+
+impl LaneCounts<2> for Planes<2> {
+    #[inline(always)]
+    fn solve_batch<M: LaneMath>(
+        solver: &mut LaneSolver<2, M>,
+        batch: &[(u32, MoveSet)],
+        max_len: MaxLen,
+        out: &mut Answers,
+    ) {
+        match batch[0].1.k() {
+            2 => by_near!(solver, 2, 1, batch, max_len, out),
+            _ => by_near!(solver, 3, 3, batch, max_len, out),
+        }
+    }
+}
+
+impl LaneCounts<3> for Planes<3> {
+    #[inline(always)]
+    fn solve_batch<M: LaneMath>(
+        solver: &mut LaneSolver<3, M>,
+        batch: &[(u32, MoveSet)],
+        max_len: MaxLen,
+        out: &mut Answers,
+    ) {
+        match batch[0].1.k() {
+            4 => by_near!(solver, 4, 6, batch, max_len, out),
+            5 => by_near!(solver, 5, 10, batch, max_len, out),
+            6 => by_near!(solver, 6, 15, batch, max_len, out),
+            _ => by_near!(solver, 7, 21, batch, max_len, out),
+        }
+    }
+}
+
+/// A worker of one of the kernels.
+enum Worker<const P: usize> {
+    Portable(LaneSolver<P, PortableLanes>),
+    #[cfg(target_arch = "x86_64")]
+    Avx2(LaneSolver<P, Avx2Lanes>),
+    #[cfg(target_arch = "x86_64")]
+    Avx512(LaneSolver<P, Avx512Lanes>),
+}
+
+impl<const P: usize> Worker<P>
+where
+    SetSolver<P>: MoveCounts<P>,
+    Planes<P>: LaneCounts<P>,
+{
+    fn new(kernel: Kernel, share: Budget) -> Self {
+        match kernel {
+            #[cfg(target_arch = "x86_64")]
+            Kernel::Avx512 => Worker::Avx512(LaneSolver::new(
+                Avx512Lanes::detect().expect("AVX-512 lanes on this CPU"),
+                share,
+            )),
+            #[cfg(target_arch = "x86_64")]
+            Kernel::Avx2 => Worker::Avx2(LaneSolver::new(
+                Avx2Lanes::detect().expect("AVX2 lanes on this CPU"),
+                share,
+            )),
+            _ => Worker::Portable(LaneSolver::new(PortableLanes, share)),
+        }
+    }
+
+    fn solve_batch(&mut self, batch: &[(u32, MoveSet)], max_len: MaxLen, out: &mut Answers) {
+        match self {
+            Worker::Portable(solver) => Planes::<P>::solve_batch(solver, batch, max_len, out),
+            // SAFETY: the solver's math exists, so the CPU has the features (`detect`).
+            #[cfg(target_arch = "x86_64")]
+            Worker::Avx2(solver) => unsafe { batch_avx2(solver, batch, max_len, out) },
+            #[cfg(target_arch = "x86_64")]
+            Worker::Avx512(solver) => unsafe { batch_avx512(solver, batch, max_len, out) },
+        }
+    }
+
+    /// The one-at-a-time solver.
+    fn one(&mut self) -> &mut SetSolver<P> {
+        match self {
+            Worker::Portable(solver) => &mut solver.one,
+            #[cfg(target_arch = "x86_64")]
+            Worker::Avx2(solver) => &mut solver.one,
+            #[cfg(target_arch = "x86_64")]
+            Worker::Avx512(solver) => &mut solver.one,
+        }
+    }
+}
+
+/// [`LaneCounts::solve_batch`] compiled for AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt")]
+fn batch_avx2<const P: usize>(
+    solver: &mut LaneSolver<P, Avx2Lanes>,
+    batch: &[(u32, MoveSet)],
+    max_len: MaxLen,
+    out: &mut Answers,
+) where
+    SetSolver<P>: MoveCounts<P>,
+    Planes<P>: LaneCounts<P>,
+{
+    Planes::<P>::solve_batch(solver, batch, max_len, out)
+}
+
+/// [`LaneCounts::solve_batch`] compiled for AVX-512.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512cd,avx512vbmi2,bmi1,bmi2,lzcnt")]
+fn batch_avx512<const P: usize>(
+    solver: &mut LaneSolver<P, Avx512Lanes>,
+    batch: &[(u32, MoveSet)],
+    max_len: MaxLen,
+    out: &mut Answers,
+) where
+    SetSolver<P>: MoveCounts<P>,
+    Planes<P>: LaneCounts<P>,
+{
+    Planes::<P>::solve_batch(solver, batch, max_len, out)
+}
+
+/// Solves many sets on all cores, in input order, each thread's values within its share of
+/// `budget`; any failure stops it (the first in input order is the one returned).
+///
+/// # Panics
+/// If the sets' values do not all fit the planes of the first's (a scan's sets have one move
+/// count).
+pub fn solve_sets(
+    sets: &[MoveSet],
+    max_len: impl Fn(&MoveSet) -> usize + Sync,
+    budget: Budget,
+) -> Result<Vec<Solution>, NotCertified> {
+    solve_sets_with(Kernel::best(), sets, max_len, budget)
+}
+
+/// [`solve_sets`] with the lanes of `kernel` (one this CPU runs: [`Kernel::available`]).
+pub fn solve_sets_with(
+    kernel: Kernel,
+    sets: &[MoveSet],
+    max_len: impl Fn(&MoveSet) -> usize + Sync,
+    budget: Budget,
+) -> Result<Vec<Solution>, NotCertified> {
+    let Some(first) = sets.first() else {
+        return Ok(Vec::new());
+    };
+    let share = budget.share(rayon::current_num_threads() as u64);
+    let answers = match planes_for(first.k()) {
+        2 => solve::<2>(kernel, sets, &max_len, share),
+        _ => solve::<3>(kernel, sets, &max_len, share),
+    };
+    let mut solved = vec![
+        Solution {
+            period: 0,
+            preperiod: 0,
+            outcome_period: 0,
+            outcome_preperiod: 0,
+            checked_len: 0,
+        };
+        sets.len()
+    ];
+    let mut failed: Option<(u32, NotCertified)> = None;
+    for batch in answers {
+        for (i, solution) in batch.solved {
+            solved[i as usize] = solution;
+        }
+        for (i, e) in batch.failed {
+            if failed.as_ref().is_none_or(|(j, _)| i < *j) {
+                failed = Some((i, e));
+            }
+        }
+    }
+    match failed {
+        Some((_, e)) => Err(e),
+        None => Ok(solved),
+    }
+}
+
+/// Solves `sets` (of one plane count `P`) on all cores with `kernel`, each thread within
+/// `share`: every set's index and result, batch by batch.
+pub(super) fn solve<const P: usize>(
+    kernel: Kernel,
+    sets: &[MoveSet],
+    max_len: MaxLen,
+    share: Budget,
+) -> Vec<Answers>
+where
+    SetSolver<P>: MoveCounts<P>,
+    Planes<P>: LaneCounts<P>,
+{
+    // Runs of one shape in input order (a scan lists neighbouring sets together, so runs are
+    // long), then the runs of each shape together, cut into batches: far cheaper than sorting
+    // the sets.
+    let mut runs: Vec<(Option<Shape>, Range<usize>)> = sets
+        .par_chunks(BATCH)
+        .enumerate()
+        .flat_map_iter(|(n, chunk)| {
+            let mut runs: Vec<(Option<Shape>, Range<usize>)> = Vec::new();
+            for (i, set) in (n * BATCH..).zip(chunk) {
+                let shape = Shape::of(set);
+                match runs.last_mut() {
+                    Some((last, range)) if *last == shape => range.end = i + 1,
+                    _ => runs.push((shape, i..i + 1)),
+                }
+            }
+            runs
+        })
+        .collect();
+    runs.par_sort_unstable_by_key(|(shape, range)| (*shape, range.start));
+    let mut batches: Vec<Vec<Range<usize>>> = Vec::new();
+    let (mut open, mut size) = (None, 0);
+    for (shape, mut range) in runs {
+        while !range.is_empty() {
+            if open != Some(shape) || size == BATCH {
+                batches.push(Vec::new());
+                (open, size) = (Some(shape), 0);
+            }
+            let take = range.len().min(BATCH - size);
+            batches
+                .last_mut()
+                .expect("a batch")
+                .push(range.start..range.start + take);
+            size += take;
+            range.start += take;
+        }
+    }
+    batches
+        .par_iter()
+        .map_init(
+            || Worker::<P>::new(kernel, share),
+            |worker, ranges| {
+                let batch: Vec<(u32, MoveSet)> = ranges
+                    .iter()
+                    .flat_map(|range| range.clone().map(|i| (i as u32, sets[i])))
+                    .collect();
+                let mut out = Answers {
+                    solved: Vec::with_capacity(batch.len()),
+                    failed: Vec::new(),
+                };
+                if Shape::of(&batch[0].1).is_some() {
+                    worker.solve_batch(&batch, max_len, &mut out);
+                } else {
+                    for &(i, set) in &batch {
+                        out.push(i, worker.one().solve(set, max_len(&set)));
+                    }
+                }
+                out
+            },
+        )
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use rand::{Rng, SeedableRng};
+
+    use super::*;
+    use crate::subtraction::SetFilter;
+    use crate::subtraction::reference;
+
+    /// A random set of `k` moves with largest move `c` (`c >= k`).
+    fn random_set(rng: &mut impl Rng, k: usize, c: u32) -> MoveSet {
+        let mut moves = vec![c];
+        while moves.len() < k {
+            let s = rng.random_range(1..c);
+            if !moves.contains(&s) {
+                moves.push(s);
+            }
+        }
+        moves.sort_unstable();
+        MoveSet::new(&moves)
+    }
+
+    /// Every kernel this CPU runs against the reference, on random sets of every move count
+    /// (fresh seed each run, printed on failure; `NIMSEQ_SEED` repeats one). Sets of one shape
+    /// come by the dozen, so lanes are refilled mid-batch; small sets are proved within their
+    /// first word; triples `c = a + b` and sets no pair sum proves go through the
+    /// one-at-a-time solver.
+    #[test]
+    fn every_kernel_matches_the_reference_on_random_sets() {
+        let seed = crate::test_seed();
+        let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+        for k in 2..=7 {
+            let mut sets: Vec<MoveSet> = (0..400)
+                .map(|n| {
+                    // Largest moves below 64, around it and past it.
+                    let c = match n % 4 {
+                        0 => rng.random_range(k as u32..20),
+                        1 => rng.random_range(k as u32..64),
+                        2 => rng.random_range(60..140),
+                        _ => rng.random_range(k as u32..200),
+                    };
+                    random_set(&mut rng, k, c)
+                })
+                .collect();
+            // Five dozen of one shape (every move in 65..=127): lanes refilled mid-batch.
+            sets.extend((0..60).map(|_| {
+                let mut moves = Vec::new();
+                while moves.len() < k {
+                    let s = rng.random_range(65..=127);
+                    if !moves.contains(&s) {
+                        moves.push(s);
+                    }
+                }
+                moves.sort_unstable();
+                MoveSet::new(&moves)
+            }));
+            // Proved in the first word, and additive triples.
+            sets.push(MoveSet::new(&(1..=k as u32).collect::<Vec<_>>()));
+            if k == 3 {
+                sets.extend([[1, 2, 3], [5, 64, 69], [20, 40, 60]].map(|m| MoveSet::new(&m)));
+            }
+            let want: Vec<Solution> = sets
+                .iter()
+                .map(|set| reference::solve(&set.ruleset(), 1 << 22).unwrap())
+                .collect();
+            for kernel in Kernel::available() {
+                let got = solve_sets_with(kernel, &sets, |_| 1 << 22, Budget::UNLIMITED).unwrap();
+                for ((set, got), want) in sets.iter().zip(&got).zip(&want) {
+                    assert_eq!(got.key(), want.key(), "{set} with {kernel:?} (seed {seed})");
+                }
+            }
+        }
+    }
+
+    /// A length limit too short for some sets: every kernel fails on the same set, the first in
+    /// input order, with the same error as the one-at-a-time solver.
+    #[test]
+    fn every_kernel_fails_as_the_one_at_a_time_solver() {
+        let sets: Vec<MoveSet> = SetFilter::up_to(90).sets().collect();
+        let max_len = |set: &MoveSet| 64 + 8 * set.largest() as usize;
+        let mut one = SetSolver::<2>::default();
+        let first = sets
+            .iter()
+            .find_map(|&set| one.solve(set, max_len(&set)).err())
+            .expect("some set is not certified");
+        for kernel in Kernel::available() {
+            let got = solve_sets_with(kernel, &sets, max_len, Budget::UNLIMITED);
+            assert_eq!(got.unwrap_err(), first, "{kernel:?}");
+        }
+    }
+
+    /// Each operation of every lane math this CPU runs against its definition, lane by lane.
+    #[test]
+    fn lane_maths_agree_with_definitions() {
+        #[cfg(target_arch = "x86_64")]
+        {
+            if let Some(m) = Avx512Lanes::detect() {
+                agrees_with_definitions(m, true);
+            }
+            if let Some(m) = Avx2Lanes::detect() {
+                agrees_with_definitions(m, false);
+            }
+        }
+        agrees_with_definitions(PortableLanes, true);
+    }
+
+    fn agrees_with_definitions<M: LaneMath>(m: M, exact: bool) {
+        let mut rng = rand::rng();
+        let lanes = M::LANES;
+        for _ in 0..2000 {
+            let mut random = || -> [u64; MAX_LANES] {
+                std::array::from_fn(|l| match (l < lanes, rng.random_range(0..4)) {
+                    (false, _) => 0,
+                    (true, 0) => 0,
+                    (true, 1) => 1 << rng.random_range(0..62),
+                    _ => rng.random::<u64>() >> 2,
+                })
+            };
+            let (a, b, c) = (random(), random(), random());
+            let bits: [u64; MAX_LANES] = std::array::from_fn(|l| a[l] % 64);
+            let near: [u64; MAX_LANES] = std::array::from_fn(|l| 1 + b[l] % 63);
+            let (wa, wb, wc) = (m.load_lanes(&a), m.load_lanes(&b), m.load_lanes(&c));
+            assert_eq!(m.to_lanes(wa), a);
+            let funnel = m.to_lanes(m.funnel(wb, wc, m.count(&bits)));
+            let shifted = m.to_lanes(m.near(wb, wc, m.count(&near)));
+            let flags = m.mask(&a);
+            let select = m.to_lanes(m.select(flags, wb, wc));
+            // Ends of words are at least 64, and positions stay below 2^62.
+            let ends: [u64; MAX_LANES] = std::array::from_fn(|l| b[l] / 2 + 64);
+            let mark = m.to_lanes(m.mark(wa, m.load_lanes(&ends), wc));
+            let limit = b[0];
+            let at_most = m.at_most(wa, limit);
+            let l0 = (c[0] % lanes as u64) as usize;
+            let set = m.to_lanes(m.set_lane(wa, l0, b[1]));
+            let set_count =
+                m.to_lanes(m.funnel(wb, wc, m.set_count(m.count(&bits), l0, near[l0] % 64)));
+            let set_flag = m.to_lanes(m.select(m.set_flag(flags, l0, true), wb, wc));
+            for l in 0..lanes {
+                let fun = |lo: u64, hi: u64, s: u64| {
+                    ((u128::from(hi) << 64 | u128::from(lo)) >> s) as u64
+                };
+                assert_eq!(funnel[l], fun(b[l], c[l], bits[l]));
+                assert_eq!(shifted[l], b[l] << near[l] | c[l] >> (64 - near[l]));
+                assert_eq!(select[l], if a[l] != 0 { b[l] } else { c[l] });
+                let end = ends[l]
+                    - if exact {
+                        u64::from(a[l].leading_zeros())
+                    } else {
+                        0
+                    };
+                assert_eq!(mark[l], if a[l] != 0 { c[l].max(end) } else { c[l] });
+                assert_eq!(at_most >> l & 1 == 1, a[l] <= limit);
+                assert_eq!(set[l], if l == l0 { b[1] } else { a[l] });
+                let s = if l == l0 { near[l0] % 64 } else { bits[l] };
+                assert_eq!(set_count[l], fun(b[l], c[l], s));
+                assert_eq!(set_flag[l], if l == l0 || a[l] != 0 { b[l] } else { c[l] });
+            }
+            assert_eq!(at_most >> lanes, 0);
+            assert_eq!(m.is_zero(wa), a.iter().all(|&x| x == 0));
+            let sum = m.to_lanes(m.add(wa, wb));
+            for l in 0..lanes {
+                assert_eq!(sum[l], a[l].wrapping_add(b[l]));
+            }
+        }
+    }
+}
