@@ -43,12 +43,15 @@ use super::solution::{NotCertified, Solution, envelope};
 use crate::memory::Budget;
 use crate::period::{Period, ShiftCompare, certify, least_period, preperiod, top_window_matches};
 
-/// The lane maths.
+/// How a scan's sets are solved: the lanes of a math, or one set at a time.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kernel {
     Portable,
     Avx2,
     Avx512,
+    /// No lanes: [`super::set_solver`] on each set. Where the CPU has no AVX2, the portable
+    /// lanes (per-lane shifts one `u64` at a time) are slower than this.
+    One,
 }
 
 impl Kernel {
@@ -64,7 +67,7 @@ impl Kernel {
                 kernels.push(Kernel::Avx2);
             }
         }
-        kernels.push(Kernel::Portable);
+        kernels.extend([Kernel::One, Kernel::Portable]);
         kernels
     }
 
@@ -948,7 +951,7 @@ where
                     solved: Vec::with_capacity(batch.len()),
                     failed: Vec::new(),
                 };
-                if Shape::of(&batch[0].1).is_some() {
+                if kernel != Kernel::One && Shape::of(&batch[0].1).is_some() {
                     worker.solve_batch(&batch, max_len, &mut out);
                 } else {
                     for &(i, set) in &batch {
