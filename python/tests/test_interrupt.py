@@ -28,9 +28,13 @@ print("finished", flush=True)
 """
 
 
+# A scan of some seconds on 2 cores (about 5 s since the lanes across sets; 1 s at 400).
+SCAN_C_MAX = 600
+
+
 def scan(out=None) -> str:
     """A scan of some seconds, as a statement for `interrupt`."""
-    return f"nimseq.sub.scan(c_max=400, backend='cpu', out={out!r}, chunk_size=65536)"
+    return f"nimseq.sub.scan(c_max={SCAN_C_MAX}, backend='cpu', out={out!r}, chunk_size=65536)"
 
 
 def double_spider(leg: int) -> str:
@@ -111,11 +115,12 @@ def test_ctrl_c_keeps_a_files_chunks_for_resume(cli, tmp_path):
     assert "busy=" in report and checkpoint.exists()
     # Unfinished: not overwritten without resume=True, then finished by it.
     with pytest.raises(ValueError, match="resume"):
-        nimseq.sub.scan(c_max=400, backend="cpu", out=out, chunk_size=65536)
-    nimseq.sub.scan(c_max=400, backend="cpu", out=out, chunk_size=65536, resume=True)
+        nimseq.sub.scan(c_max=SCAN_C_MAX, backend="cpu", out=out, chunk_size=65536)
+    nimseq.sub.scan(c_max=SCAN_C_MAX, backend="cpu", out=out, chunk_size=65536, resume=True)
     assert not checkpoint.exists()
     whole = tmp_path / "whole.csv"
-    cli("sub", "scan", "--c-max", 400, "--backend", "cpu", "--out", whole, "--chunk-size", 65536)
+    cli("sub", "scan", "--c-max", SCAN_C_MAX, "--backend", "cpu", "--out", whole,
+        "--chunk-size", 65536)
     assert out.read_bytes() == whole.read_bytes()
 
 
