@@ -689,17 +689,12 @@ impl<const P: usize> ShiftCompare for Values<'_, P> {
             return None;
         }
         let sampled = SAMPLED.min(window);
-        let newest: [Row<P>; SAMPLED] = std::array::from_fn(|k| {
-            if k < sampled {
-                self.bits(len - 64)
-            } else {
-                [0; P]
-            }
-        });
+        // The newest 64 values: the sampled ones are its top bits.
+        let top = self.bits(len - 64);
         for p0 in (1..=max_p).step_by(64) {
             // Bit i of a word stands for the shift p0 + 63 - i; none past max_p.
             let mut candidates = !0u64 << (p0 + 63).saturating_sub(max_p);
-            for (k, top) in newest.iter().enumerate().take(sampled) {
+            for k in 0..sampled {
                 // The value at y = len - 1 - k, against positions y - p0 - 63 + i.
                 let y = len - 1 - k;
                 let x = y as isize - p0 as isize - 63;
