@@ -921,19 +921,18 @@ where
         })
         .collect();
     runs.par_sort_unstable_by_key(|(shape, range)| (*shape, range.start));
-    let mut batches: Vec<Vec<Range<usize>>> = Vec::new();
-    let (mut open, mut size) = (None, 0);
+    // Each batch with its shape (`None`: sets for the one-at-a-time solver).
+    let mut batches: Vec<(Option<Shape>, Vec<Range<usize>>)> = Vec::new();
+    let mut size = 0;
     for (shape, mut range) in runs {
         while !range.is_empty() {
-            if open != Some(shape) || size == BATCH {
-                batches.push(Vec::new());
-                (open, size) = (Some(shape), 0);
+            if batches.last().is_none_or(|(open, _)| *open != shape) || size == BATCH {
+                batches.push((shape, Vec::new()));
+                size = 0;
             }
             let take = range.len().min(BATCH - size);
-            batches
-                .last_mut()
-                .expect("a batch")
-                .push(range.start..range.start + take);
+            let (_, ranges) = batches.last_mut().expect("a batch");
+            ranges.push(range.start..range.start + take);
             size += take;
             range.start += take;
         }
@@ -942,7 +941,7 @@ where
         .par_iter()
         .map_init(
             || Worker::<P>::new(kernel, share),
-            |worker, ranges| {
+            |worker, (shape, ranges)| {
                 let batch: Vec<(u32, MoveSet)> = ranges
                     .iter()
                     .flat_map(|range| range.clone().map(|i| (i as u32, sets[i])))
@@ -951,7 +950,7 @@ where
                     solved: Vec::with_capacity(batch.len()),
                     failed: Vec::new(),
                 };
-                if kernel != Kernel::One && Shape::of(&batch[0].1).is_some() {
+                if kernel != Kernel::One && shape.is_some() {
                     worker.solve_batch(&batch, max_len, &mut out);
                 } else {
                     for &(i, set) in &batch {
