@@ -24,7 +24,7 @@ use crate::output::scan::ScanOutput;
 use crate::subtraction::SetFilter;
 use crate::subtraction::gpu::{GpuStats, GpuTuning, SubtractionGpu, WARP};
 use crate::subtraction::scan::{
-    Backend, Calibration, DEFAULT_CHUNK_SIZE, ScanError, ScanOptions, run_scan,
+    Backend, Calibration, DEFAULT_CHUNK_SIZE, ScanError, ScanOptions, tally_scan,
 };
 
 /// One timed run.
@@ -76,7 +76,8 @@ pub fn fastest_of<E>(
     Ok(rows)
 }
 
-/// Times a scan of `filter`'s sets on `backend`, rows formatted as CSV and discarded.
+/// Times a scan of `filter`'s sets on `backend`: the engine and the tally (counts, checksum),
+/// no rows, as the peers print only the checksum line.
 pub fn time_scan(
     filter: &SetFilter,
     backend: &Backend<'_>,
@@ -91,7 +92,7 @@ pub fn time_scan(
         budget,
     };
     let start = Instant::now();
-    let summary = run_scan(&opts, backend, &mut io::sink())?;
+    let summary = tally_scan(&opts, backend)?;
     Ok(BenchRow {
         name: label.to_string(),
         seconds: start.elapsed().as_secs_f64(),

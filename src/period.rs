@@ -37,6 +37,17 @@ pub trait ShiftCompare {
         false
     }
 
+    /// Whether each of `shifts` surely fails to repeat the top `window` values: `true` if each
+    /// shows a difference there (`shift + window <= known_len`); `false` promises nothing. The
+    /// default asks [`Self::newest_differ`] of each; a sequence that reads words looks on down
+    /// the window until every shift has shown one (a sparse sequence, such as the outcomes,
+    /// often repeats its newest 64 values at a shift that is no period).
+    fn shifts_differ(&self, window: usize, shifts: &[u16]) -> bool {
+        shifts
+            .iter()
+            .all(|&d| self.newest_differ(window, usize::from(d)))
+    }
+
     /// The least `p >= 1` whose top `window` values repeat `p` earlier (`top_window_matches`),
     /// or `None`: the full search. A sequence that can test many shifts at once overrides it;
     /// the answer must stay the least such `p`.
@@ -151,12 +162,10 @@ impl CandidateWatch {
 #[inline(always)]
 pub fn least_period<S: ShiftCompare + ?Sized>(seq: &S, window: usize, p: usize) -> usize {
     debug_assert!(top_window_matches(seq, window, p), "{p} is not proved");
-    // Most proved periods are least: a difference among the newest values for each maximal
-    // divisor shows it, with no branch per divisor (a scan asks twice per triple).
+    // Most proved periods are least: a difference in the window for each maximal divisor shows
+    // it, mostly among the newest values.
     if let Some(divisors) = maximal_divisors(p)
-        && divisors.iter().fold(true, |all, &d| {
-            all & seq.newest_differ(window, usize::from(d))
-        })
+        && seq.shifts_differ(window, divisors)
     {
         return p;
     }
@@ -455,12 +464,12 @@ const MAXIMAL_DIVISORS_BELOW: usize = 1 << 12;
 /// is larger).
 const MAX_PRIMES: usize = 5;
 
-/// `n / r` for each prime `r` dividing `n`, `2 <= n < 4096`, the slots past the primes repeating
-/// the first. A period `n` is the least iff none of these is a period (every proper divisor
-/// divides one of them), and a fixed number of tests needs no branch per divisor.
-pub fn maximal_divisors(n: usize) -> Option<[u16; MAX_PRIMES]> {
-    static TABLE: [[u16; MAX_PRIMES]; MAXIMAL_DIVISORS_BELOW] = {
-        let mut table = [[0; MAX_PRIMES]; MAXIMAL_DIVISORS_BELOW];
+/// `n / r` for each prime `r` dividing `n`, `2 <= n < 4096`, smallest `r` first. A period `n`
+/// is the least iff none of these is a period (every proper divisor divides one of them).
+pub fn maximal_divisors(n: usize) -> Option<&'static [u16]> {
+    /// Per `n`: how many primes divide it, and the divisors.
+    static TABLE: [(u8, [u16; MAX_PRIMES]); MAXIMAL_DIVISORS_BELOW] = {
+        let mut table = [(0, [0; MAX_PRIMES]); MAXIMAL_DIVISORS_BELOW];
         let mut n = 2;
         while n < MAXIMAL_DIVISORS_BELOW {
             let (mut rest, mut r, mut k) = (n, 2, 0);
@@ -470,7 +479,7 @@ pub fn maximal_divisors(n: usize) -> Option<[u16; MAX_PRIMES]> {
                     r = rest;
                 }
                 if rest.is_multiple_of(r) {
-                    table[n][k] = (n / r) as u16;
+                    table[n].1[k] = (n / r) as u16;
                     k += 1;
                     while rest.is_multiple_of(r) {
                         rest /= r;
@@ -478,15 +487,15 @@ pub fn maximal_divisors(n: usize) -> Option<[u16; MAX_PRIMES]> {
                 }
                 r += 1;
             }
-            while k < MAX_PRIMES {
-                table[n][k] = table[n][0];
-                k += 1;
-            }
+            table[n].0 = k as u8;
             n += 1;
         }
         table
     };
-    (2..MAXIMAL_DIVISORS_BELOW).contains(&n).then(|| TABLE[n])
+    (2..MAXIMAL_DIVISORS_BELOW).contains(&n).then(|| {
+        let (count, divisors) = &TABLE[n];
+        &divisors[..usize::from(*count)]
+    })
 }
 
 /// Below this, factors come from a table: a scan factors millions of periods, and dividing is
@@ -566,9 +575,12 @@ mod tests {
                 want.push(n / r);
                 rest = others;
             }
-            let got = maximal_divisors(n).unwrap().map(usize::from);
-            assert_eq!(&got[..want.len()], want, "{n}");
-            assert!(got[want.len()..].iter().all(|&d| d == want[0]), "{n}");
+            let got: Vec<usize> = maximal_divisors(n)
+                .unwrap()
+                .iter()
+                .map(|&d| d.into())
+                .collect();
+            assert_eq!(got, want, "{n}");
         }
         assert_eq!(maximal_divisors(1), None);
         assert_eq!(maximal_divisors(MAXIMAL_DIVISORS_BELOW), None);

@@ -146,6 +146,8 @@ pub trait Scan: Serialize + Sync {
 enum Sink<'s> {
     Text(&'s mut dyn Write),
     Fields(&'s mut dyn FnMut(Field<'_>)),
+    /// No rows at all, only the tally (checksum, counts): what a bench times.
+    Tally,
 }
 
 /// How a backend `B` runs a [`Scan`].
@@ -393,6 +395,15 @@ impl<'w, W: Scan, T: Tally<W::Item, W::Solved>> ScanJob<'w, W, T> {
         self.run_into(backend, Sink::Fields(fields))
     }
 
+    /// [`Self::run`] without rows (unless the scan has a file): the tally only, as a bench
+    /// times the engine.
+    pub fn run_tally<B: Sync>(self, backend: &B) -> Result<T, W::Error>
+    where
+        W: SolveOn<B>,
+    {
+        self.run_into(backend, Sink::Tally)
+    }
+
     fn run_into<B: Sync>(mut self, backend: &B, mut sink: Sink<'_>) -> Result<T, W::Error>
     where
         W: SolveOn<B>,
@@ -423,7 +434,7 @@ impl<'w, W: Scan, T: Tally<W::Item, W::Solved>> ScanJob<'w, W, T> {
                     }
                 }
                 (None, Sink::Text(stdout)) => output.format.write_header(*stdout, work.header())?,
-                (None, Sink::Fields(_)) => {}
+                (None, Sink::Fields(_) | Sink::Tally) => {}
             }
         }
         let items_below = |chunk: u64| (chunk * cs).min(total);
@@ -507,7 +518,7 @@ impl<'w, W: Scan, T: Tally<W::Item, W::Solved>> ScanJob<'w, W, T> {
                 &self.tally,
             )?,
             (None, Sink::Text(stdout)) => stdout.flush()?,
-            (None, Sink::Fields(_)) => {}
+            (None, Sink::Fields(_) | Sink::Tally) => {}
         }
         bar.finish_and_clear();
         Ok(self.tally)
@@ -524,7 +535,7 @@ impl<'w, W: Scan, T: Tally<W::Item, W::Solved>> ScanJob<'w, W, T> {
     ) -> Result<(), W::Error> {
         let cs = self.work.output().chunk() as usize;
         let chunks = done.items.chunks(cs).zip(done.solved.chunks(cs));
-        // Without text (fields only), no chunk has rows.
+        // Without text (fields or the tally only), no chunk has rows.
         let none = Vec::new();
         let rows = done.rows.iter().chain(std::iter::repeat(&none));
         for (k, ((items, solved), rows)) in (first_chunk..).zip(chunks.zip(rows)) {
@@ -537,7 +548,7 @@ impl<'w, W: Scan, T: Tally<W::Item, W::Solved>> ScanJob<'w, W, T> {
             let text: Option<&mut dyn Write> = match (&mut self.file, &mut *sink) {
                 (Some(f), _) => f.writer().map(|w| w as &mut dyn Write),
                 (None, Sink::Text(stdout)) => Some(&mut **stdout),
-                (None, Sink::Fields(_)) => None,
+                (None, Sink::Fields(_) | Sink::Tally) => None,
             };
             if let Some(text) = text {
                 for piece in rows {

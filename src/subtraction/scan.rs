@@ -593,6 +593,12 @@ pub fn run_scan(
     ScanJob::<_, ScanSummary>::open(opts)?.run(backend, stdout)
 }
 
+/// [`run_scan`] without rows (unless `opts` names a file): the summary only, what a bench
+/// times.
+pub fn tally_scan(opts: &ScanOptions, backend: &Backend<'_>) -> Result<ScanSummary, ScanError> {
+    ScanJob::<_, ScanSummary>::open(opts)?.run_tally(backend)
+}
+
 /// Re-solves a random `fraction` of `sets` with the reference and compares.
 fn verify_sample(
     backend: &'static str,

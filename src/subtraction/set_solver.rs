@@ -630,6 +630,42 @@ impl<'a, const P: usize> Values<'a, P> {
         differ(self.bits(self.len - 64 - shift), top) & keep != 0
     }
 
+    /// [`ShiftCompare::shifts_differ`] with `differ`: word by word down the window, until
+    /// every shift has shown a difference (most show one in the newest word).
+    #[inline(always)]
+    fn shifts_differ_by(
+        &self,
+        window: usize,
+        shifts: &[u16],
+        differ: impl Fn(Row<P>, Row<P>) -> u64,
+    ) -> bool {
+        let Some(&far) = shifts.iter().max() else {
+            return true;
+        };
+        let len = self.len;
+        // A shift past the bottom of the window would compare positions below 0.
+        let Some(lo) = len.checked_sub(window).filter(|&lo| lo >= usize::from(far)) else {
+            return false;
+        };
+        // Shifts not yet seen to differ, a bit each.
+        let mut pending = (1u32 << shifts.len()) - 1;
+        // Positions from `top` up are compared.
+        let mut top = len;
+        while pending != 0 && top > lo {
+            // The next 64 down, the last ones reaching into those compared before.
+            let x = top.saturating_sub(64).max(lo);
+            let keep = !0u64 >> (64 - (top - x));
+            let newest = self.bits(x);
+            for (i, &d) in shifts.iter().enumerate() {
+                if differ(self.bits(x - usize::from(d)), newest) & keep != 0 {
+                    pending &= !(1 << i);
+                }
+            }
+            top = x;
+        }
+        pending == 0
+    }
+
     /// The largest `x` in `[lo, hi)` where `differ` finds the bits at `x` and `x + shift`
     /// different.
     #[inline(always)]
@@ -677,6 +713,11 @@ impl<const P: usize> ShiftCompare for Values<'_, P> {
     #[inline(always)]
     fn newest_differ(&self, n: usize, shift: usize) -> bool {
         self.newest_differ_by(n, shift, values_differ)
+    }
+
+    #[inline(always)]
+    fn shifts_differ(&self, window: usize, shifts: &[u16]) -> bool {
+        self.shifts_differ_by(window, shifts, values_differ)
     }
 
     /// 64 shifts at a time: each of the newest [`SAMPLED`] values is held against the 64 values
@@ -741,6 +782,11 @@ impl<const P: usize> ShiftCompare for Outcomes<'_, P> {
     #[inline(always)]
     fn newest_differ(&self, n: usize, shift: usize) -> bool {
         self.0.newest_differ_by(n, shift, outcomes_differ)
+    }
+
+    #[inline(always)]
+    fn shifts_differ(&self, window: usize, shifts: &[u16]) -> bool {
+        self.0.shifts_differ_by(window, shifts, outcomes_differ)
     }
 }
 
@@ -821,37 +867,80 @@ mod tests {
     /// random sequences of 3 planes with a period planted after a random start (fresh seed).
     #[test]
     fn sampled_full_search_finds_the_least_shift() {
-        use rand::{Rng, SeedableRng};
+        use rand::SeedableRng;
         let seed = crate::test_seed();
         let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
         for _ in 0..300 {
-            let words = rng.random_range(1..12);
-            let (period, start) = (rng.random_range(1..300), rng.random_range(0..400));
-            let alphabet = rng.random_range(1..8u64);
-            let mut values: Vec<u64> = (0..start + period)
-                .map(|_| rng.random_range(0..alphabet))
-                .collect();
-            while values.len() < 64 * words {
-                values.push(values[values.len() - period]);
-            }
-            values.truncate(64 * words);
-            let mut rows = vec![[0u64; 3]; words + 1];
-            for (x, &v) in values.iter().enumerate() {
-                for (j, plane) in rows[x / 64].iter_mut().enumerate() {
-                    *plane |= (v >> j & 1) << (x % 64);
-                }
-            }
-            let seq = Values::<3>::new(&rows, 64 * words);
+            let (rows, len, what) = random_prefix(&mut rng);
+            let seq = Values::<3>::new(&rows, len);
             for window in [1, 3, 17, 64, 100] {
                 let plain = (1..=seq.known_len().saturating_sub(window))
                     .find(|&p| top_window_matches(&seq, window, p));
                 assert_eq!(
                     seq.least_matching_shift(window),
                     plain,
-                    "period {period} from {start}, window {window} (seed {seed})"
+                    "{what}, window {window} (seed {seed})"
                 );
             }
         }
+    }
+
+    /// `shifts_differ` of values and outcomes against the window comparison: `true` exactly
+    /// when every shift differs somewhere in the window (fresh seed each run, printed on
+    /// failure).
+    #[test]
+    fn shifts_differ_looks_down_the_whole_window() {
+        use rand::{Rng, SeedableRng};
+        let seed = crate::test_seed();
+        let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+        for _ in 0..300 {
+            let (rows, len, what) = random_prefix(&mut rng);
+            let values = Values::<3>::new(&rows, len);
+            let outcomes = Outcomes(values);
+            for window in [1, 3, 17, 64, 100, 300] {
+                let Some(far) = len.checked_sub(window).filter(|&f| f >= 1) else {
+                    continue;
+                };
+                let shifts: Vec<u16> = (0..rng.random_range(1..=5))
+                    .map(|_| rng.random_range(1..=far.min(600)) as u16)
+                    .collect();
+                let check = |seq: &dyn ShiftCompare, name: &str| {
+                    let plain = shifts
+                        .iter()
+                        .all(|&d| !top_window_matches(seq, window, d.into()));
+                    let got = seq.shifts_differ(window, &shifts);
+                    let context = format!(
+                        "{name} of {what}, window {window}, shifts {shifts:?} (seed {seed})"
+                    );
+                    assert_eq!(got, plain, "{context}");
+                };
+                check(&values, "values");
+                check(&outcomes, "outcomes");
+            }
+        }
+    }
+
+    /// Rows of 3 planes holding a random eventually periodic prefix of whole words (random
+    /// period, pre-period and alphabet), its length, and what it is.
+    fn random_prefix(rng: &mut impl rand::Rng) -> (Vec<Row<3>>, usize, String) {
+        let words = rng.random_range(1..12);
+        let (period, start) = (rng.random_range(1..300), rng.random_range(0..400));
+        let alphabet = rng.random_range(1..8u64);
+        let mut values: Vec<u64> = (0..start + period)
+            .map(|_| rng.random_range(0..alphabet))
+            .collect();
+        while values.len() < 64 * words {
+            values.push(values[values.len() - period]);
+        }
+        values.truncate(64 * words);
+        let mut rows = vec![[0u64; 3]; words + 1];
+        for (x, &v) in values.iter().enumerate() {
+            for (j, plane) in rows[x / 64].iter_mut().enumerate() {
+                *plane |= (v >> j & 1) << (x % 64);
+            }
+        }
+        let what = format!("period {period} from {start} over {alphabet} values");
+        (rows, 64 * words, what)
     }
 
     /// The fastest math this CPU has and the portable one on random triples with `c <= 400`
