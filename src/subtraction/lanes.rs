@@ -244,18 +244,62 @@ pub(super) struct LaneSolver<const P: usize, M: LaneMath> {
     share: Budget,
 }
 
-/// The answers of a batch: each set's index and solution, and the sets not certified.
-#[derive(Default)]
+/// The sets of a batch: ranges of a call's sets. A set is known by its place in the batch.
+#[derive(Clone, Copy)]
+pub(super) struct Batch<'s> {
+    sets: &'s [MoveSet],
+    ranges: &'s [Range<usize>],
+}
+
+impl<'s> Batch<'s> {
+    fn first(self) -> MoveSet {
+        self.sets[self.ranges[0].start]
+    }
+
+    fn len(self) -> usize {
+        self.ranges.iter().map(|range| range.len()).sum()
+    }
+
+    /// Each set with its place.
+    fn iter(self) -> impl Iterator<Item = (u32, MoveSet)> + 's {
+        let sets = self
+            .ranges
+            .iter()
+            .flat_map(|range| &self.sets[range.clone()]);
+        (0..).zip(sets.copied())
+    }
+
+    /// The index among the call's sets of the set at `place`.
+    fn index(self, place: u32) -> usize {
+        let mut place = place as usize;
+        for range in self.ranges {
+            if place < range.len() {
+                return range.start + place;
+            }
+            place -= range.len();
+        }
+        panic!("a place past the batch")
+    }
+}
+
+/// The answers of a batch: each set's solution by its place, and the sets not certified.
 pub(super) struct Answers {
-    pub(super) solved: Vec<(u32, Solution)>,
-    pub(super) failed: Vec<(u32, NotCertified)>,
+    solved: Vec<Solution>,
+    failed: Vec<(u32, NotCertified)>,
 }
 
 impl Answers {
-    fn push(&mut self, i: u32, answer: Result<Solution, NotCertified>) {
+    fn new(len: usize) -> Self {
+        Answers {
+            solved: vec![Solution::default(); len],
+            failed: Vec::new(),
+        }
+    }
+
+    fn push(&mut self, place: u32, answer: Result<Solution, NotCertified>) {
         match answer {
-            Ok(solution) => self.solved.push((i, solution)),
-            Err(e) => self.failed.push((i, e)),
+            Ok(solution) => self.solved[place as usize] = solution,
+            Err(e) => self.failed.push((place, e)),
         }
     }
 }
@@ -292,9 +336,14 @@ struct Lanes<M: LaneMath, const K: usize, const PAIRS: usize> {
     outcome_clean: [M::W; PAIRS],
 }
 
-/// The lanes of `mask`, lowest first.
-fn lanes_of(mask: u32) -> impl Iterator<Item = usize> {
-    (0..MAX_LANES).filter(move |&l| mask >> l & 1 == 1)
+/// The lanes of `mask`, lowest first: one step a lane, not a test of every lane (a stop goes
+/// through a few lanes, and a branch a lane mispredicts).
+fn lanes_of(mut mask: u32) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        let l = mask.trailing_zeros() as usize;
+        mask &= mask.wrapping_sub(1);
+        (l < MAX_LANES).then_some(l)
+    })
 }
 
 impl<const P: usize, M: LaneMath> LaneSolver<P, M>
@@ -341,7 +390,7 @@ where
     #[inline(always)]
     fn solve_near<const K: usize, const PAIRS: usize, const NEAR: usize>(
         &mut self,
-        batch: &[(u32, MoveSet)],
+        batch: Batch,
         max_len: MaxLen,
         out: &mut Answers,
     ) {
@@ -351,7 +400,7 @@ where
         }
         let m = self.m;
         let r = Rows::<M, K>(m);
-        let first: [u32; K] = batch[0].1.moves().try_into().expect("K moves");
+        let first: [u32; K] = batch.first().moves().try_into().expect("K moves");
         let dist = first.map(|s| s.div_ceil(64) as usize);
         let mut pair = [(0, 0); PAIRS];
         for (slot, ij) in pair.iter_mut().zip(pairs(K)) {
@@ -364,8 +413,8 @@ where
         let want = lane_rows(back, dist[K - 1]);
         let bytes = (want * size_of::<[M::W; P]>()) as u64;
         if self.share.check(bytes, String::new).is_err() {
-            for &(i, set) in batch {
-                out.push(i, self.one.solve(set, max_len(&set)));
+            for (place, set) in batch.iter() {
+                out.push(place, self.one.solve(set, max_len(&set)));
             }
             return;
         }
@@ -440,7 +489,7 @@ where
             }
             for l in lanes_of(all & !active) {
                 match queue.next() {
-                    Some(&item) => {
+                    Some(item) => {
                         self.refill(&mut lanes, l, row, item, &dist, &base, max_len);
                         active |= 1 << l;
                     }
@@ -693,7 +742,7 @@ pub(super) trait LaneCounts<const P: usize> {
     /// Solves a batch of one shape.
     fn solve_batch<M: LaneMath>(
         solver: &mut LaneSolver<P, M>,
-        batch: &[(u32, MoveSet)],
+        batch: Batch,
         max_len: MaxLen,
         out: &mut Answers,
     );
@@ -705,7 +754,7 @@ pub(super) struct Planes<const P: usize>;
 /// Dispatches a batch on its count of near moves.
 macro_rules! by_near {
     ($solver:expr, $k:literal, $pairs:literal, $batch:expr, $max_len:expr, $out:expr) => {{
-        let near = $batch[0].1.moves().iter().filter(|&&s| s < 64).count();
+        let near = $batch.first().moves().iter().filter(|&&s| s < 64).count();
         match near {
             0 => $solver.solve_near::<$k, $pairs, 0>($batch, $max_len, $out),
             1 => $solver.solve_near::<$k, $pairs, 1>($batch, $max_len, $out),
@@ -723,11 +772,11 @@ impl LaneCounts<2> for Planes<2> {
     #[inline(always)]
     fn solve_batch<M: LaneMath>(
         solver: &mut LaneSolver<2, M>,
-        batch: &[(u32, MoveSet)],
+        batch: Batch,
         max_len: MaxLen,
         out: &mut Answers,
     ) {
-        match batch[0].1.k() {
+        match batch.first().k() {
             2 => by_near!(solver, 2, 1, batch, max_len, out),
             _ => by_near!(solver, 3, 3, batch, max_len, out),
         }
@@ -738,11 +787,11 @@ impl LaneCounts<3> for Planes<3> {
     #[inline(always)]
     fn solve_batch<M: LaneMath>(
         solver: &mut LaneSolver<3, M>,
-        batch: &[(u32, MoveSet)],
+        batch: Batch,
         max_len: MaxLen,
         out: &mut Answers,
     ) {
-        match batch[0].1.k() {
+        match batch.first().k() {
             4 => by_near!(solver, 4, 6, batch, max_len, out),
             5 => by_near!(solver, 5, 10, batch, max_len, out),
             6 => by_near!(solver, 6, 15, batch, max_len, out),
@@ -781,7 +830,7 @@ where
         }
     }
 
-    fn solve_batch(&mut self, batch: &[(u32, MoveSet)], max_len: MaxLen, out: &mut Answers) {
+    fn solve_batch(&mut self, batch: Batch, max_len: MaxLen, out: &mut Answers) {
         match self {
             Worker::Portable(solver) => Planes::<P>::solve_batch(solver, batch, max_len, out),
             // SAFETY: the solver's math exists, so the CPU has the features (`detect`).
@@ -809,7 +858,7 @@ where
 #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt")]
 fn batch_avx2<const P: usize>(
     solver: &mut LaneSolver<P, Avx2Lanes>,
-    batch: &[(u32, MoveSet)],
+    batch: Batch,
     max_len: MaxLen,
     out: &mut Answers,
 ) where
@@ -824,7 +873,7 @@ fn batch_avx2<const P: usize>(
 #[target_feature(enable = "avx512f,avx512cd,avx512vbmi2,bmi1,bmi2,lzcnt")]
 fn batch_avx512<const P: usize>(
     solver: &mut LaneSolver<P, Avx512Lanes>,
-    batch: &[(u32, MoveSet)],
+    batch: Batch,
     max_len: MaxLen,
     out: &mut Answers,
 ) where
@@ -859,45 +908,20 @@ pub fn solve_sets_with(
         return Ok(Vec::new());
     };
     let share = budget.share(rayon::current_num_threads() as u64);
-    let answers = match planes_for(first.k()) {
+    match planes_for(first.k()) {
         2 => solve::<2>(kernel, sets, &max_len, share),
         _ => solve::<3>(kernel, sets, &max_len, share),
-    };
-    let mut solved = vec![
-        Solution {
-            period: 0,
-            preperiod: 0,
-            outcome_period: 0,
-            outcome_preperiod: 0,
-            checked_len: 0,
-        };
-        sets.len()
-    ];
-    let mut failed: Option<(u32, NotCertified)> = None;
-    for batch in answers {
-        for (i, solution) in batch.solved {
-            solved[i as usize] = solution;
-        }
-        for (i, e) in batch.failed {
-            if failed.as_ref().is_none_or(|(j, _)| i < *j) {
-                failed = Some((i, e));
-            }
-        }
-    }
-    match failed {
-        Some((_, e)) => Err(e),
-        None => Ok(solved),
     }
 }
 
 /// Solves `sets` (of one plane count `P`) on all cores with `kernel`, each thread within
-/// `share`: every set's index and result, batch by batch.
-pub(super) fn solve<const P: usize>(
+/// `share`, as [`solve_sets_with`].
+fn solve<const P: usize>(
     kernel: Kernel,
     sets: &[MoveSet],
     max_len: MaxLen,
     share: Budget,
-) -> Vec<Answers>
+) -> Result<Vec<Solution>, NotCertified>
 where
     SetSolver<P>: MoveCounts<P>,
     Planes<P>: LaneCounts<P>,
@@ -937,30 +961,52 @@ where
             range.start += take;
         }
     }
-    batches
+    // Each batch's ranges of the solutions (they cover them, one range each): its workers
+    // fill them in place.
+    let mut solved = vec![Solution::default(); sets.len()];
+    let mut pieces: Vec<Vec<&mut [Solution]>> = batches.iter().map(|_| Vec::new()).collect();
+    let mut starts: Vec<(usize, usize, usize)> = (batches.iter().enumerate())
+        .flat_map(|(b, (_, ranges))| ranges.iter().map(move |r| (r.start, r.len(), b)))
+        .collect();
+    starts.sort_unstable();
+    let mut rest = solved.as_mut_slice();
+    for (_, len, b) in starts {
+        let (piece, after) = std::mem::take(&mut rest).split_at_mut(len);
+        pieces[b].push(piece);
+        rest = after;
+    }
+    let failed = batches
         .par_iter()
+        .zip(pieces)
         .map_init(
             || Worker::<P>::new(kernel, share),
-            |worker, (shape, ranges)| {
-                let batch: Vec<(u32, MoveSet)> = ranges
-                    .iter()
-                    .flat_map(|range| range.clone().map(|i| (i as u32, sets[i])))
-                    .collect();
-                let mut out = Answers {
-                    solved: Vec::with_capacity(batch.len()),
-                    failed: Vec::new(),
-                };
+            |worker, ((shape, ranges), pieces)| {
+                let batch = Batch { sets, ranges };
+                let mut out = Answers::new(batch.len());
                 if kernel != Kernel::One && shape.is_some() {
-                    worker.solve_batch(&batch, max_len, &mut out);
+                    worker.solve_batch(batch, max_len, &mut out);
                 } else {
-                    for &(i, set) in &batch {
-                        out.push(i, worker.one().solve(set, max_len(&set)));
+                    for (place, set) in batch.iter() {
+                        out.push(place, worker.one().solve(set, max_len(&set)));
                     }
                 }
-                out
+                let mut answers = out.solved.as_slice();
+                for piece in pieces {
+                    let (now, later) = answers.split_at(piece.len());
+                    piece.copy_from_slice(now);
+                    answers = later;
+                }
+                (out.failed.into_iter())
+                    .map(|(place, e)| (batch.index(place), e))
+                    .min_by_key(|(i, _)| *i)
             },
         )
-        .collect()
+        .flatten()
+        .min_by_key(|(i, _)| *i);
+    match failed {
+        Some((_, e)) => Err(e),
+        None => Ok(solved),
+    }
 }
 
 #[cfg(test)]

@@ -639,12 +639,8 @@ impl<'a, const P: usize> Values<'a, P> {
         shifts: &[u16],
         differ: impl Fn(Row<P>, Row<P>) -> u64,
     ) -> bool {
-        let Some(&far) = shifts.iter().max() else {
-            return true;
-        };
         let len = self.len;
-        // A shift past the bottom of the window would compare positions below 0.
-        let Some(lo) = len.checked_sub(window).filter(|&lo| lo >= usize::from(far)) else {
+        let Some(lo) = len.checked_sub(window) else {
             return false;
         };
         // Shifts not yet seen to differ, a bit each.
@@ -657,9 +653,12 @@ impl<'a, const P: usize> Values<'a, P> {
             let keep = !0u64 >> (64 - (top - x));
             let newest = self.bits(x);
             for (i, &d) in shifts.iter().enumerate() {
-                if differ(self.bits(x - usize::from(d)), newest) & keep != 0 {
-                    pending &= !(1 << i);
-                }
+                // A shift past the bottom of the window would compare positions below 0.
+                let Some(y) = x.checked_sub(usize::from(d)) else {
+                    return false;
+                };
+                let differs = differ(self.bits(y), newest) & keep != 0;
+                pending &= !(u32::from(differs) << i);
             }
             top = x;
         }

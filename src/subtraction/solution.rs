@@ -7,7 +7,7 @@ use crate::memory::human_bytes;
 use crate::period::{Period, ShiftCompare, certify, least_period, preperiod};
 
 /// Exact least period and pre-period of the nim sequence and of the P-position indicator.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize)]
 pub struct Solution {
     pub period: usize,
     pub preperiod: usize,
