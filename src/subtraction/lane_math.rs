@@ -1,14 +1,14 @@
 //! The arithmetic of [`super::lanes`]: one word of 64 positions of each of several sets side by
 //! side, a set a 64-bit lane. [`PortableLanes`] holds 4 lanes in `u64`s (any CPU, and the
 //! reference of the others' tests), [`Avx2Lanes`] 4 in a 256-bit register, [`Avx512Lanes`] 8 in
-//! a 512-bit one. The mex is [`super::row_math::Offers`], the same for all of them; what differs
+//! a 512-bit one, and [`Twice`] any of them in two registers. The mex is [`super::row_math::Offers`], the same for all of them; what differs
 //! is how each lane shifts by its own count and how lanes are flagged.
 
 use super::row_math::Logic;
 
-/// Most lanes a math has: arrays of per-lane values have this length, of which the first
-/// [`LaneMath::LANES`] count.
-pub const MAX_LANES: usize = 8;
+/// Most lanes a math has (two 512-bit registers, [`Twice`]): arrays of per-lane values have
+/// this length, of which the first [`LaneMath::LANES`] count.
+pub const MAX_LANES: usize = 16;
 
 /// One value per lane, as the engine keeps them between steps.
 pub type PerLane = [u64; MAX_LANES];
@@ -186,6 +186,163 @@ impl LaneMath for PortableLanes {
     #[inline(always)]
     fn is_zero(self, w: Quad) -> bool {
         w.iter().fold(0, |o, &x| o | x) == 0
+    }
+}
+
+/// Two registers of a math side by side, twice its lanes. Where the moves below 64 make a word
+/// take several passes, each waiting on the one before, two independent registers keep the
+/// CPU busy while each waits (sets of far moves gain nothing: their words are not a chain).
+#[derive(Clone, Copy, Debug)]
+pub struct Twice<M>(pub M);
+
+impl<M: LaneMath> Twice<M> {
+    /// The lanes of the second register, from `M::LANES` on, moved to the front.
+    #[inline(always)]
+    fn upper(lanes: &PerLane) -> PerLane {
+        std::array::from_fn(|l| lanes.get(l + M::LANES).copied().unwrap_or(0))
+    }
+}
+
+impl<M: LaneMath> Logic for Twice<M> {
+    type W = [M::W; 2];
+
+    #[inline(always)]
+    fn and(self, a: Self::W, b: Self::W) -> Self::W {
+        [self.0.and(a[0], b[0]), self.0.and(a[1], b[1])]
+    }
+
+    #[inline(always)]
+    fn or(self, a: Self::W, b: Self::W) -> Self::W {
+        [self.0.or(a[0], b[0]), self.0.or(a[1], b[1])]
+    }
+
+    #[inline(always)]
+    fn xor(self, a: Self::W, b: Self::W) -> Self::W {
+        [self.0.xor(a[0], b[0]), self.0.xor(a[1], b[1])]
+    }
+
+    #[inline(always)]
+    fn and_not(self, a: Self::W, b: Self::W) -> Self::W {
+        [self.0.and_not(a[0], b[0]), self.0.and_not(a[1], b[1])]
+    }
+
+    #[inline(always)]
+    fn ones(self) -> Self::W {
+        [self.0.ones(); 2]
+    }
+
+    #[inline(always)]
+    fn zero(self) -> Self::W {
+        [self.0.zero(); 2]
+    }
+}
+
+impl<M: LaneMath> LaneMath for Twice<M> {
+    const LANES: usize = 2 * M::LANES;
+    type Count = [M::Count; 2];
+    type Mask = [M::Mask; 2];
+
+    #[inline(always)]
+    fn splat(self, x: u64) -> Self::W {
+        [self.0.splat(x); 2]
+    }
+
+    #[inline(always)]
+    fn set_lane(self, [lo, hi]: Self::W, l: usize, x: u64) -> Self::W {
+        match l.checked_sub(M::LANES) {
+            None => [self.0.set_lane(lo, l, x), hi],
+            Some(l) => [lo, self.0.set_lane(hi, l, x)],
+        }
+    }
+
+    #[inline(always)]
+    fn set_count(self, [lo, hi]: Self::Count, l: usize, bits: u64) -> Self::Count {
+        match l.checked_sub(M::LANES) {
+            None => [self.0.set_count(lo, l, bits), hi],
+            Some(l) => [lo, self.0.set_count(hi, l, bits)],
+        }
+    }
+
+    #[inline(always)]
+    fn set_flag(self, [lo, hi]: Self::Mask, l: usize, on: bool) -> Self::Mask {
+        match l.checked_sub(M::LANES) {
+            None => [self.0.set_flag(lo, l, on), hi],
+            Some(l) => [lo, self.0.set_flag(hi, l, on)],
+        }
+    }
+
+    #[inline(always)]
+    fn load_lanes(self, lanes: &PerLane) -> Self::W {
+        [
+            self.0.load_lanes(lanes),
+            self.0.load_lanes(&Self::upper(lanes)),
+        ]
+    }
+
+    #[inline(always)]
+    fn to_lanes(self, [lo, hi]: Self::W) -> PerLane {
+        let (lo, hi) = (self.0.to_lanes(lo), self.0.to_lanes(hi));
+        std::array::from_fn(|l| match l.checked_sub(M::LANES) {
+            None => lo[l],
+            Some(l) => hi.get(l).copied().unwrap_or(0),
+        })
+    }
+
+    #[inline(always)]
+    fn count(self, bits: &PerLane) -> Self::Count {
+        [self.0.count(bits), self.0.count(&Self::upper(bits))]
+    }
+
+    #[inline(always)]
+    fn mask(self, flags: &PerLane) -> Self::Mask {
+        [self.0.mask(flags), self.0.mask(&Self::upper(flags))]
+    }
+
+    #[inline(always)]
+    fn funnel(self, lo: Self::W, hi: Self::W, b: Self::Count) -> Self::W {
+        [
+            self.0.funnel(lo[0], hi[0], b[0]),
+            self.0.funnel(lo[1], hi[1], b[1]),
+        ]
+    }
+
+    #[inline(always)]
+    fn near(self, cur: Self::W, prev: Self::W, s: Self::Count) -> Self::W {
+        [
+            self.0.near(cur[0], prev[0], s[0]),
+            self.0.near(cur[1], prev[1], s[1]),
+        ]
+    }
+
+    #[inline(always)]
+    fn select(self, m: Self::Mask, a: Self::W, b: Self::W) -> Self::W {
+        [
+            self.0.select(m[0], a[0], b[0]),
+            self.0.select(m[1], a[1], b[1]),
+        ]
+    }
+
+    #[inline(always)]
+    fn add(self, a: Self::W, b: Self::W) -> Self::W {
+        [self.0.add(a[0], b[0]), self.0.add(a[1], b[1])]
+    }
+
+    #[inline(always)]
+    fn mark(self, differ: Self::W, end: Self::W, last: Self::W) -> Self::W {
+        [
+            self.0.mark(differ[0], end[0], last[0]),
+            self.0.mark(differ[1], end[1], last[1]),
+        ]
+    }
+
+    #[inline(always)]
+    fn at_most(self, a: Self::W, limit: u64) -> u32 {
+        self.0.at_most(a[0], limit) | self.0.at_most(a[1], limit) << M::LANES
+    }
+
+    #[inline(always)]
+    fn is_zero(self, w: Self::W) -> bool {
+        self.0.is_zero(self.0.or(w[0], w[1]))
     }
 }
 

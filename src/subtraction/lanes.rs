@@ -3,7 +3,9 @@
 //! [`super::set_solver`] solves one set at a time, and each word waits for the one before: its
 //! loop is bound by latency, not by the work. Here one word of 4 or 8 sets is computed at once
 //! ([`super::lane_math`]), by the same word loop (its `Moves::push_word`), and a lane whose set
-//! is proved takes the next set of its batch at once.
+//! is proved takes the next set of its batch at once. Sets with moves below 64, whose words take
+//! passes that wait on each other, run in two registers at once (8 or 16 sets,
+//! [`super::lane_math::Twice`]).
 //!
 //! # Batches
 //! The sets of a batch share a shape: the move count, which moves are below 64, the passes a
@@ -33,7 +35,7 @@ use std::ops::Range;
 use rayon::prelude::*;
 
 #[cfg(target_arch = "x86_64")]
-use super::lane_math::{Avx2Lanes, Avx512Lanes};
+use super::lane_math::{Avx2Lanes, Avx512Lanes, Twice};
 use super::lane_math::{LaneMath, MAX_LANES, PortableLanes};
 use super::moveset::{MAX_SCAN_MOVES, MoveSet, pairs};
 use super::row_math::planes_for;
@@ -91,19 +93,22 @@ fn lane_rows(back: usize, c_rows: usize) -> usize {
     2 * (back + lane_len(64 * c_rows).div_ceil(64) + 2) + 256
 }
 
-/// What a thread's lanes may take for sets of `k` moves up to largest move `c` (the rows of
-/// 8 lanes, the most a kernel has): a scan counts it with the one-at-a-time solver's.
+/// What a thread's lanes may take for sets of `k` moves up to largest move `c` (the rows of a
+/// solver of 8 lanes and one of 16, the most a kernel has): a scan counts it with the
+/// one-at-a-time solver's.
 pub fn lane_bytes(k: usize, c: usize) -> u64 {
     // A pair sum reads at most two rows more than twice the largest move's.
     let c_rows = c.div_ceil(64);
-    (lane_rows(2 * c_rows + 1, c_rows) * planes_for(k) * 8 * MAX_LANES) as u64
+    let lanes = MAX_LANES + MAX_LANES / 2;
+    (lane_rows(2 * c_rows + 1, c_rows) * planes_for(k) * 8 * lanes) as u64
 }
 
 /// Sets a batch holds at most: enough that the lanes are seldom idle at its end, few enough
 /// that the threads share the work evenly.
 const BATCH: usize = 2048;
 
-/// Proved lanes the words stop for at once, and the words a proved lane waits for more.
+/// Proved lanes the words stop for at once (of 8; more of more), and the words a proved lane
+/// waits for more.
 const SETTLE_TOGETHER: u32 = 3;
 const SETTLE_WAIT: usize = 6;
 
@@ -438,6 +443,7 @@ where
             outcome_clean: [m.zero(); PAIRS],
         };
         let mut queue = batch.iter();
+        let settle_together = SETTLE_TOGETHER.max(SETTLE_TOGETHER * M::LANES as u32 / 8);
         let mut row = back;
         let mut active = 0u32;
         let mut proved = 0u32;
@@ -567,7 +573,7 @@ where
                 // as a word of every lane.
                 if proved != 0 {
                     let since = *first_proved.get_or_insert(row);
-                    if proved.count_ones() >= SETTLE_TOGETHER || row >= since + SETTLE_WAIT {
+                    if proved.count_ones() >= settle_together || row >= since + SETTLE_WAIT {
                         break;
                     }
                 }
@@ -800,13 +806,22 @@ impl LaneCounts<3> for Planes<3> {
     }
 }
 
+/// Whether a batch's sets have moves below 64: their words take passes that wait on each other.
+fn has_near(batch: Batch) -> bool {
+    batch.first().moves()[0] < 64
+}
+
 /// A worker of one of the kernels.
 enum Worker<const P: usize> {
     Portable(LaneSolver<P, PortableLanes>),
+    /// Each with a solver of twice the lanes for sets with moves below 64 (see [`Twice`]).
     #[cfg(target_arch = "x86_64")]
-    Avx2(LaneSolver<P, Avx2Lanes>),
+    Avx2(LaneSolver<P, Avx2Lanes>, LaneSolver<P, Twice<Avx2Lanes>>),
     #[cfg(target_arch = "x86_64")]
-    Avx512(LaneSolver<P, Avx512Lanes>),
+    Avx512(
+        LaneSolver<P, Avx512Lanes>,
+        LaneSolver<P, Twice<Avx512Lanes>>,
+    ),
 }
 
 impl<const P: usize> Worker<P>
@@ -817,15 +832,17 @@ where
     fn new(kernel: Kernel, share: Budget) -> Self {
         match kernel {
             #[cfg(target_arch = "x86_64")]
-            Kernel::Avx512 => Worker::Avx512(LaneSolver::new(
-                Avx512Lanes::detect().expect("AVX-512 lanes on this CPU"),
-                share,
-            )),
+            Kernel::Avx512 => {
+                let m = Avx512Lanes::detect().expect("AVX-512 lanes on this CPU");
+                let share = share.share(2);
+                Worker::Avx512(LaneSolver::new(m, share), LaneSolver::new(Twice(m), share))
+            }
             #[cfg(target_arch = "x86_64")]
-            Kernel::Avx2 => Worker::Avx2(LaneSolver::new(
-                Avx2Lanes::detect().expect("AVX2 lanes on this CPU"),
-                share,
-            )),
+            Kernel::Avx2 => {
+                let m = Avx2Lanes::detect().expect("AVX2 lanes on this CPU");
+                let share = share.share(2);
+                Worker::Avx2(LaneSolver::new(m, share), LaneSolver::new(Twice(m), share))
+            }
             _ => Worker::Portable(LaneSolver::new(PortableLanes, share)),
         }
     }
@@ -835,9 +852,15 @@ where
             Worker::Portable(solver) => Planes::<P>::solve_batch(solver, batch, max_len, out),
             // SAFETY: the solver's math exists, so the CPU has the features (`detect`).
             #[cfg(target_arch = "x86_64")]
-            Worker::Avx2(solver) => unsafe { batch_avx2(solver, batch, max_len, out) },
+            Worker::Avx2(far, near) => match has_near(batch) {
+                false => unsafe { batch_avx2(far, batch, max_len, out) },
+                true => unsafe { batch_avx2(near, batch, max_len, out) },
+            },
             #[cfg(target_arch = "x86_64")]
-            Worker::Avx512(solver) => unsafe { batch_avx512(solver, batch, max_len, out) },
+            Worker::Avx512(far, near) => match has_near(batch) {
+                false => unsafe { batch_avx512(far, batch, max_len, out) },
+                true => unsafe { batch_avx512(near, batch, max_len, out) },
+            },
         }
     }
 
@@ -846,9 +869,9 @@ where
         match self {
             Worker::Portable(solver) => &mut solver.one,
             #[cfg(target_arch = "x86_64")]
-            Worker::Avx2(solver) => &mut solver.one,
+            Worker::Avx2(solver, _) => &mut solver.one,
             #[cfg(target_arch = "x86_64")]
-            Worker::Avx512(solver) => &mut solver.one,
+            Worker::Avx512(solver, _) => &mut solver.one,
         }
     }
 }
@@ -856,8 +879,8 @@ where
 /// [`LaneCounts::solve_batch`] compiled for AVX2.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt")]
-fn batch_avx2<const P: usize>(
-    solver: &mut LaneSolver<P, Avx2Lanes>,
+fn batch_avx2<const P: usize, M: LaneMath>(
+    solver: &mut LaneSolver<P, M>,
     batch: Batch,
     max_len: MaxLen,
     out: &mut Answers,
@@ -871,8 +894,8 @@ fn batch_avx2<const P: usize>(
 /// [`LaneCounts::solve_batch`] compiled for AVX-512.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512cd,avx512vbmi2,bmi1,bmi2,lzcnt")]
-fn batch_avx512<const P: usize>(
-    solver: &mut LaneSolver<P, Avx512Lanes>,
+fn batch_avx512<const P: usize, M: LaneMath>(
+    solver: &mut LaneSolver<P, M>,
     batch: Batch,
     max_len: MaxLen,
     out: &mut Answers,
@@ -1106,9 +1129,11 @@ mod tests {
         {
             if let Some(m) = Avx512Lanes::detect() {
                 agrees_with_definitions(m, true);
+                agrees_with_definitions(Twice(m), true);
             }
             if let Some(m) = Avx2Lanes::detect() {
                 agrees_with_definitions(m, false);
+                agrees_with_definitions(Twice(m), false);
             }
         }
         agrees_with_definitions(PortableLanes, true);
