@@ -22,7 +22,8 @@
 //! are then measured from the values ([`crate::period`]), and neither depends on where the proof
 //! stopped. Two kinds of set go to the one-at-a-time solver, which watches and searches more:
 //! triples `c = a + b`, whose period (Theorem 34) is no pair sum, and any set a lane has not
-//! proved within [`lane_len`] values, which it starts again.
+//! proved within [`lane_len`] values, which it starts again (and so do sets with moves of 2^21
+//! and more, [`SHAPE_MOVES_BELOW`]).
 //!
 //! # Memory
 //! Rows hold every lane's words side by side; a lane's set starts at the row the lane is refilled
@@ -37,13 +38,15 @@ use rayon::prelude::*;
 #[cfg(target_arch = "x86_64")]
 use super::lane_math::{Avx2Lanes, Avx512Lanes, Twice};
 use super::lane_math::{LaneMath, MAX_LANES, PortableLanes};
-use super::moveset::{MAX_SCAN_MOVES, MoveSet, pairs};
+use super::moveset::{MoveSet, pairs};
 use super::row_math::planes_for;
 use super::row_math::{Offers, RowMath};
 use super::set_solver::{Back, MoveCounts, Moves, Outcomes, SetSolver, Values};
 use super::solution::{NotCertified, Solution, envelope};
 use crate::memory::Budget;
-use crate::period::{Period, ShiftCompare, certify, least_period, preperiod, top_window_matches};
+use crate::period::{
+    Period, ShiftCompare, certify, least_period, maximal_divisors, preperiod, top_window_matches,
+};
 
 /// How a scan's sets are solved: the lanes of a math, or one set at a time.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -115,17 +118,20 @@ const SETTLE_WAIT: usize = 6;
 /// A lane with no set: its watches never prove anything.
 const EMPTY: u64 = 1 << 62;
 
-/// What the sets of a batch share (see the module doc).
+/// What the sets of a batch share (see the module doc), packed in one number, since a call
+/// works it out set by set: the move count, the passes a word takes, and for each move the
+/// rows it reads back and whether it is below 64 (16 bits a move).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-struct Shape {
-    k: u8,
-    near: u8,
-    passes: u8,
-    rows: [u32; MAX_SCAN_MOVES],
-}
+struct Shape(u128);
+
+/// Moves from this on read more rows back than a [`Shape`] holds: their sets run one at a time
+/// (a lane would need rows of 2^21 positions and more anyway).
+const SHAPE_MOVES_BELOW: u32 = 1 << 21;
 
 impl Shape {
-    /// `None` for a triple `c = a + b` (see the module doc).
+    /// `None` for a triple `c = a + b` (see the module doc), and for sets with a move of
+    /// [`SHAPE_MOVES_BELOW`] or more.
+    #[inline]
     fn of(set: &MoveSet) -> Option<Shape> {
         let moves = set.moves();
         if let &[a, b, c] = moves
@@ -133,16 +139,15 @@ impl Shape {
         {
             return None;
         }
-        let mut rows = [0; MAX_SCAN_MOVES];
-        for (r, &s) in rows.iter_mut().zip(moves) {
-            *r = s.div_ceil(64);
+        if set.largest() >= SHAPE_MOVES_BELOW {
+            return None;
         }
-        Some(Shape {
-            k: moves.len() as u8,
-            near: moves.iter().filter(|&&s| s < 64).count() as u8,
-            passes: 64u32.div_ceil(moves[0]) as u8,
-            rows,
-        })
+        let passes = 64u32.div_ceil(moves[0]);
+        let mut shape = u128::from(set.k() as u8) << 7 | u128::from(passes.min(64));
+        for &s in moves {
+            shape = shape << 16 | u128::from(s.div_ceil(64) << 1 | u32::from(s < 64));
+        }
+        Some(Shape(shape))
     }
 }
 
@@ -729,13 +734,24 @@ where
         if cfg!(test) {
             assert!(top_window_matches(&values, c, p), "{p} is not proved");
         }
-        let period = least_period(&values, c, p);
+        let outcomes = Outcomes(values);
+        // Mostly `p` is the least period of both: the values and the outcomes are tested at
+        // its maximal divisors together, reading the words once.
+        let least = maximal_divisors(p).map(|d| values.shifts_differ_with_outcomes(c, d));
+        let period = match least {
+            Some([true, _]) => p,
+            _ => least_period(&values, c, p),
+        };
+        let outcome_period = match least {
+            Some([true, true]) => p,
+            _ => least_period(&outcomes, c, period),
+        };
         let preperiod = preperiod(&values, period, clean.max(p) - p);
         let outcome_bound = preperiod.min(outcome_clean.max(p) - p);
-        Solution::proved(
+        Solution::with_outcome_period(
             Period { period, preperiod },
-            &Outcomes(values),
-            c,
+            outcome_period,
+            &outcomes,
             values.known_len(),
             outcome_bound,
         )

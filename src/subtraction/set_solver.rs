@@ -630,24 +630,25 @@ impl<'a, const P: usize> Values<'a, P> {
         differ(self.bits(self.len - 64 - shift), top) & keep != 0
     }
 
-    /// [`ShiftCompare::shifts_differ`] with `differ`: word by word down the window, until
-    /// every shift has shown a difference (most show one in the newest word).
+    /// [`ShiftCompare::shifts_differ`] of `N` sequences read off the values at once (`differ`
+    /// gives where each differs): word by word down the window, until every shift has shown a
+    /// difference in each (most show one in the newest word).
     #[inline(always)]
-    fn shifts_differ_by(
+    fn shifts_differ_by<const N: usize>(
         &self,
         window: usize,
         shifts: &[u16],
-        differ: impl Fn(Row<P>, Row<P>) -> u64,
-    ) -> bool {
+        differ: impl Fn(Row<P>, Row<P>) -> [u64; N],
+    ) -> [bool; N] {
         let len = self.len;
         let Some(lo) = len.checked_sub(window) else {
-            return false;
+            return [false; N];
         };
         // Shifts not yet seen to differ, a bit each.
-        let mut pending = (1u32 << shifts.len()) - 1;
+        let mut pending = [(1u32 << shifts.len()) - 1; N];
         // Positions from `top` up are compared.
         let mut top = len;
-        while pending != 0 && top > lo {
+        while pending.iter().any(|&p| p != 0) && top > lo {
             // The next 64 down, the last ones reaching into those compared before.
             let x = top.saturating_sub(64).max(lo);
             let keep = !0u64 >> (64 - (top - x));
@@ -655,14 +656,25 @@ impl<'a, const P: usize> Values<'a, P> {
             for (i, &d) in shifts.iter().enumerate() {
                 // A shift past the bottom of the window would compare positions below 0.
                 let Some(y) = x.checked_sub(usize::from(d)) else {
-                    return false;
+                    return [false; N];
                 };
-                let differs = differ(self.bits(y), newest) & keep != 0;
-                pending &= !(u32::from(differs) << i);
+                let differ = differ(self.bits(y), newest);
+                for (pending, differ) in pending.iter_mut().zip(differ) {
+                    *pending &= !(u32::from(differ & keep != 0) << i);
+                }
             }
             top = x;
         }
-        pending == 0
+        pending.map(|p| p == 0)
+    }
+
+    /// [`ShiftCompare::shifts_differ`] of the values and of the outcomes together, reading the
+    /// words once.
+    #[inline(always)]
+    pub(super) fn shifts_differ_with_outcomes(&self, window: usize, shifts: &[u16]) -> [bool; 2] {
+        self.shifts_differ_by(window, shifts, |u, v| {
+            [values_differ(u, v), outcomes_differ(u, v)]
+        })
     }
 
     /// The largest `x` in `[lo, hi)` where `differ` finds the bits at `x` and `x + shift`
@@ -716,7 +728,8 @@ impl<const P: usize> ShiftCompare for Values<'_, P> {
 
     #[inline(always)]
     fn shifts_differ(&self, window: usize, shifts: &[u16]) -> bool {
-        self.shifts_differ_by(window, shifts, values_differ)
+        let [values] = self.shifts_differ_by(window, shifts, |u, v| [values_differ(u, v)]);
+        values
     }
 
     /// 64 shifts at a time: each of the newest [`SAMPLED`] values is held against the 64 values
@@ -785,7 +798,10 @@ impl<const P: usize> ShiftCompare for Outcomes<'_, P> {
 
     #[inline(always)]
     fn shifts_differ(&self, window: usize, shifts: &[u16]) -> bool {
-        self.0.shifts_differ_by(window, shifts, outcomes_differ)
+        let [outcomes] = self
+            .0
+            .shifts_differ_by(window, shifts, |u, v| [outcomes_differ(u, v)]);
+        outcomes
     }
 }
 
@@ -884,9 +900,9 @@ mod tests {
         }
     }
 
-    /// `shifts_differ` of values and outcomes against the window comparison: `true` exactly
-    /// when every shift differs somewhere in the window (fresh seed each run, printed on
-    /// failure).
+    /// `shifts_differ` of values and outcomes, apart and together, against the window
+    /// comparison: `true` exactly when every shift differs somewhere in the window (fresh seed
+    /// each run, printed on failure).
     #[test]
     fn shifts_differ_looks_down_the_whole_window() {
         use rand::{Rng, SeedableRng};
@@ -915,6 +931,14 @@ mod tests {
                 };
                 check(&values, "values");
                 check(&outcomes, "outcomes");
+                assert_eq!(
+                    values.shifts_differ_with_outcomes(window, &shifts),
+                    [
+                        values.shifts_differ(window, &shifts),
+                        outcomes.shifts_differ(window, &shifts)
+                    ],
+                    "both of {what}, window {window}, shifts {shifts:?} (seed {seed})"
+                );
             }
         }
     }

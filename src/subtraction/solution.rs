@@ -44,10 +44,23 @@ impl Solution {
         len: usize,
         outcome_bound: usize,
     ) -> Self {
+        let outcome_period = least_period(outcomes, window, nim.period);
+        Self::with_outcome_period(nim, outcome_period, outcomes, len, outcome_bound)
+    }
+
+    /// [`Self::proved`] where the least outcome period is known already.
+    #[inline(always)]
+    pub fn with_outcome_period(
+        nim: Period,
+        outcome_period: usize,
+        outcomes: &impl ShiftCompare,
+        len: usize,
+        outcome_bound: usize,
+    ) -> Self {
         Solution {
             period: nim.period,
             preperiod: nim.preperiod,
-            outcome_period: least_period(outcomes, window, nim.period),
+            outcome_period,
             outcome_preperiod: preperiod(outcomes, nim.period, outcome_bound),
             checked_len: len,
         }
