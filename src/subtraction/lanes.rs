@@ -23,7 +23,7 @@
 //! stopped. Two kinds of set go to the one-at-a-time solver, which watches and searches more:
 //! triples `c = a + b`, whose period (Theorem 34) is no pair sum, and any set a lane has not
 //! proved within [`lane_len`] values, which it starts again (and so do sets with moves of 2^21
-//! and more, [`SHAPE_MOVES_BELOW`]).
+//! and more, `SHAPE_MOVES_BELOW`).
 //!
 //! # Memory
 //! Rows hold every lane's words side by side; a lane's set starts at the row the lane is refilled
