@@ -142,8 +142,19 @@ impl Shape {
         if set.largest() >= SHAPE_MOVES_BELOW {
             return None;
         }
-        let passes = 64u32.div_ceil(moves[0]);
-        let mut shape = u128::from(set.k() as u8) << 7 | u128::from(passes.min(64));
+        // The passes a word takes, `ceil(64 / a)` for a least move `a < 64` (a table: a
+        // division would be most of the cost).
+        const PASSES: [u8; 65] = {
+            let mut passes = [1; 65];
+            let mut a = 1;
+            while a < 64 {
+                passes[a] = 64usize.div_ceil(a) as u8;
+                a += 1;
+            }
+            passes
+        };
+        let passes = PASSES[moves[0].min(64) as usize];
+        let mut shape = u128::from(set.k() as u8) << 7 | u128::from(passes);
         for &s in moves {
             shape = shape << 16 | u128::from(s.div_ceil(64) << 1 | u32::from(s < 64));
         }
