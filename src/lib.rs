@@ -22,6 +22,7 @@ pub mod gpu;
 pub mod kcross;
 pub mod memory;
 pub mod mex;
+pub mod misere;
 pub mod octal;
 pub mod output;
 pub mod period;

@@ -7,10 +7,12 @@ use crate::arrows::spider_gpu::FillError;
 use crate::gpu::GpuError;
 use crate::kcross::table::TableError;
 use crate::memory::OverBudget;
+use crate::octal::misere::OctalMisereError;
 use crate::octal::scan::ScanError as OctalScanError;
 use crate::octal::seq::OctalError;
 use crate::output::checkpoint::CheckpointError;
 use crate::output::resumable::ResumeError;
+use crate::subtraction::misere::MisereError;
 use crate::subtraction::scan::ScanError;
 
 /// Whether an error is the user's to fix: what nimseq refuses before or instead of working
@@ -27,6 +29,14 @@ pub fn is_bad_input(e: &anyhow::Error) -> bool {
             || matches!(
                 c.downcast_ref::<OctalError>(),
                 Some(OctalError::OverBudget(_))
+            )
+            || matches!(
+                c.downcast_ref::<MisereError>(),
+                Some(MisereError::OverBudget(_))
+            )
+            || matches!(
+                c.downcast_ref::<OctalMisereError>(),
+                Some(OctalMisereError::OverBudget(_))
             )
             || matches!(c.downcast_ref::<OctalError>(), Some(OctalError::Checkpoint(e)) if e.is_refusal())
             || matches!(

@@ -56,6 +56,76 @@ fn seq_prints_period_and_certificate() {
     assert_eq!(json["certificate"]["from"], 16);
 }
 
+/// Misère play (docs/misere.md): CGSuite's values for {2,3,7} in JSON, the genus period with its
+/// window, a set that is no nim heap printed with superscripts; what it refuses, in one line.
+fn seq_under_misere_play() {
+    let o = run(&[
+        "sub", "seq", "2,3,7", "--play", "misere", "--len", "21", "--format", "json",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let json: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(json["play"], "misere");
+    assert_eq!(
+        json["misere_values"],
+        serde_json::json!([
+            1, 1, 0, 0, 2, 1, 1, 0, 0, 2, 1, 1, 0, 0, 2, 1, 1, 0, 0, 2, 1
+        ])
+    );
+    assert_eq!(json["genus"][4], "2");
+    assert_eq!(
+        json["p_positions"],
+        serde_json::json!([2, 3, 7, 8, 12, 13, 17, 18])
+    );
+    let c = &json["certificate"];
+    assert_eq!(
+        (c["period"].as_u64(), c["preperiod"].as_u64()),
+        (Some(5), Some(0))
+    );
+    assert_eq!((c["from"].as_u64(), c["to"].as_u64()), (Some(0), Some(7)));
+    assert_eq!(c["misere_word"], serde_json::json!([1, 1, 0, 0, 2]));
+
+    let text = run_ok(&["sub", "seq", "4,5", "--play", "misere", "--len", "12"]);
+    assert!(
+        text.contains("values       G-(0..12) = 111100002111"),
+        "{text}"
+    );
+    assert!(
+        text.contains("period       9, pre-period 0 (genus; purely periodic)"),
+        "{text}"
+    );
+    // A heap that is no nim heap has its superscript (Dawson's Kayles: heap 10 is 3^1431).
+    let text = run_ok(&["octal", "seq", "0.07", "--play", "misere", "--len", "12"]);
+    assert!(
+        text.contains("genus        0 0 1 1 2 0 3 1 1 0 3^1431 3"),
+        "{text}"
+    );
+
+    refused(
+        &["sub", "seq", "2,3", "--play", "sideways"],
+        "possible values: normal, misere",
+    );
+    refused(
+        &["sub", "seq", "--all-but", "2,3", "--play", "misere"],
+        "misère play of the infinite set",
+    );
+    refused(
+        &["octal", "seq", "0.77", "--play", "misere", "--len", "300"],
+        "over the memory budget",
+    );
+    refused(
+        &[
+            "sub",
+            "seq",
+            "2,3",
+            "--play",
+            "misere",
+            "--max-len",
+            "4000000000",
+        ],
+        "over the memory budget",
+    );
+}
+
 /// Computed, nothing proved: the values, `none certified`, a line on stderr, exit code 0 (the
 /// rule of every command, docs/output.md); JSON says `certified: false`, the set as a list.
 fn seq_says_plainly_when_no_period_is_certified() {
@@ -1124,6 +1194,7 @@ trials!(
     a_cut_loop_is_an_error_never_a_row,
     max_len_is_rounded_to_words_and_says_so,
     seq_prints_period_and_certificate,
+    seq_under_misere_play,
     seq_says_plainly_when_no_period_is_certified,
     seq_as_csv_and_bfile,
     write_failures_exit_1,

@@ -149,6 +149,17 @@ pub(super) fn parse_fraction(s: &str) -> Result<f64, String> {
     }
 }
 
+/// Who wins: the player who makes the last move (normal play) or the other one (misère).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum Play {
+    /// The player who makes the last move wins.
+    #[default]
+    Normal,
+    /// The player who makes the last move loses (docs/misere.md).
+    #[value(alias = "misère")]
+    Misere,
+}
+
 /// How a command that computes one sequence (`sub seq`, `octal seq`) prints it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum SequenceFormat {

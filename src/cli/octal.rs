@@ -5,10 +5,11 @@ use std::time::Duration;
 
 use anyhow::Result;
 
-use super::flags::SeqFormat;
+use super::flags::{Play, SeqFormat};
 use super::octal_args::{OctalCommand, OctalScanArgs};
 use super::print;
 use nimseq::backend::choose;
+use nimseq::octal::misere;
 use nimseq::octal::scan::{Backend, OctalScanSummary, ScanOptions};
 use nimseq::octal::seq::{Reach, describe_with_bar, stats_lines};
 use nimseq::output::scan::ScanJob;
@@ -16,6 +17,10 @@ use nimseq::position;
 
 pub fn run(command: OctalCommand) -> Result<()> {
     match command {
+        OctalCommand::Seq(args) if args.play == Play::Misere => {
+            let report = misere::describe(&args.code, args.len, args.memory.budget())?;
+            print::sequence(&report, &report.misere_values, args.format)
+        }
         OctalCommand::Seq(args) => {
             let reach = Reach {
                 len: args.len,

@@ -3,7 +3,7 @@
 use clap::{Args, Subcommand};
 
 use super::flags::{
-    CheckpointArgs, MemoryArgs, PositionArgs, ScanOutputArgs, SeqFormat, SequenceFormat,
+    CheckpointArgs, MemoryArgs, Play, PositionArgs, ScanOutputArgs, SeqFormat, SequenceFormat,
     parse_count, parse_fraction, parse_positive, ranged,
 };
 use nimseq::backend::BackendChoice;
@@ -55,6 +55,10 @@ pub struct OctalSeqArgs {
     /// the values shown as CSV rows n,g or an OEIS b-file.
     #[arg(long, value_enum, default_value_t = SequenceFormat::Text)]
     pub format: SequenceFormat,
+    /// Normal play, or misère (the last player to move loses): each heap's misère value and
+    /// genus, from every sum of smaller heaps (--len heaps, no period; not with --checkpoint).
+    #[arg(long, value_enum, default_value_t = Play::Normal, conflicts_with = "checkpoint")]
+    pub play: Play,
 }
 
 #[derive(Args, Debug)]

@@ -4,7 +4,7 @@ use std::io;
 
 use anyhow::{Result, bail};
 
-use super::flags::SeqFormat;
+use super::flags::{Play, SeqFormat};
 use super::print;
 use super::sub_args::{
     AllButScanArgs, PlotView, ScanArgs, SeqSet, SubCommand, SubScanArgs, SurveyArgs,
@@ -22,7 +22,7 @@ use nimseq::subtraction::summary::ScanSummary;
 use nimseq::subtraction::survey::Survey;
 use nimseq::subtraction::theory::ppos::PposReport;
 use nimseq::subtraction::theory::predict::ThetaReport;
-use nimseq::subtraction::{SetFilter, infinite, seq};
+use nimseq::subtraction::{SetFilter, infinite, misere, seq};
 
 /// Values a finite set's period is looked for in, at most, unless --max-len says.
 const FINITE_MAX_LEN: usize = 1 << 26;
@@ -30,6 +30,10 @@ const FINITE_MAX_LEN: usize = 1 << 26;
 /// Values an infinite set's arithmetic period is looked for in, unless --max-len says: a
 /// sparse set costs its moves below n a value (the primes to 2^16: about a second).
 const INFINITE_MAX_LEN: usize = 1 << 16;
+
+/// Genera a finite set's misère period is looked for in, unless --max-len says (a genus takes
+/// 56 bytes: 235 MB).
+const MISERE_MAX_LEN: usize = 1 << 22;
 
 pub fn run(command: SubCommand) -> Result<()> {
     match command {
@@ -42,12 +46,29 @@ pub fn run(command: SubCommand) -> Result<()> {
             };
             let set = match set {
                 SeqSet::Finite(set) => set,
+                SeqSet::Infinite(set) if args.play == Play::Misere => {
+                    bail!(InputError(format!(
+                        "misère play of the infinite set {set} is not supported: give a finite set"
+                    )))
+                }
                 SeqSet::Infinite(set) => {
                     let max_len = args.max_len.unwrap_or(INFINITE_MAX_LEN);
                     let report = infinite::describe(&set, args.len, max_len, budget)?;
                     return print::sequence(&report, &report.values, args.format);
                 }
             };
+            if args.play == Play::Misere {
+                let max_len = args.max_len.unwrap_or(MISERE_MAX_LEN);
+                let report = misere::describe(&set, args.len, max_len, budget)?;
+                print::sequence(&report, &report.misere_values, args.format)?;
+                if !report.certified {
+                    eprintln!(
+                        "no genus period of {set} certified within {} values; raise --max-len to look further",
+                        report.computed
+                    );
+                }
+                return Ok(());
+            }
             let max_len = args.max_len.unwrap_or(FINITE_MAX_LEN);
             let report = seq::describe(&set, args.len, max_len, budget)?;
             print::sequence(&report, &report.values, args.format)?;

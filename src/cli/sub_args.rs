@@ -5,8 +5,8 @@ use std::path::PathBuf;
 use clap::{Args, Subcommand, ValueEnum};
 
 use super::flags::{
-    MemoryArgs, PositionArgs, RowsFileArgs, ScanOutputArgs, SeqFormat, SequenceFormat, parse_count,
-    parse_fraction, parse_positive, ranged,
+    MemoryArgs, Play, PositionArgs, RowsFileArgs, ScanOutputArgs, SeqFormat, SequenceFormat,
+    parse_count, parse_fraction, parse_positive, ranged,
 };
 use nimseq::backend::BackendChoice;
 use nimseq::subtraction::Ruleset;
@@ -108,6 +108,10 @@ pub struct SeqArgs {
     /// b-file.
     #[arg(long, value_enum, default_value_t = SequenceFormat::Text)]
     pub format: SequenceFormat,
+    /// Normal play, or misère (the last player to move loses): misère values, genera and the
+    /// genus period (a finite set; --max-len defaults to 2^22 there).
+    #[arg(long, value_enum, default_value_t = Play::Normal)]
+    pub play: Play,
 }
 
 /// The sets a scan visits and how it solves them.

@@ -17,6 +17,7 @@ pub mod code;
 pub mod fast;
 pub mod gpu;
 pub mod lanes;
+pub mod misere;
 pub mod pairs;
 pub mod reference;
 pub mod row;

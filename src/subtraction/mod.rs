@@ -23,6 +23,7 @@ pub mod gpu;
 pub mod infinite;
 pub mod lane_math;
 pub mod lanes;
+pub mod misere;
 pub mod moveset;
 pub mod planes;
 pub mod plot;

@@ -1,0 +1,12 @@
+//! Misère play: the player who makes the last move loses (docs/misere.md).
+//!
+//! * [`genus`]: a game's genus from its options' genera, in CGSuite's notation.
+//! * [`sums`]: genera of sums of heaps, for codes that split a heap.
+//! * [`brute`]: the plain game-tree solver of sums that the genus arithmetic is checked
+//!   against.
+
+pub mod brute;
+pub mod genus;
+pub mod sums;
+
+pub use genus::{Genus, GenusTooLong};

@@ -1,0 +1,231 @@
+//! One code under misère play (`nimseq octal seq CODE --play misere`): each heap's misère value
+//! and genus, by the genera of every sum the heaps reach ([`SumGenera`]): exact and exhaustive,
+//! so for the first heaps only (docs/misere.md, "Take-and-break codes").
+
+use std::fmt;
+
+use serde::Serialize;
+
+use super::code::OctalCode;
+use crate::memory::{Budget, OverBudget};
+use crate::misere::GenusTooLong;
+use crate::misere::sums::{SumGenera, positions_below};
+use crate::output::values_word;
+
+/// Bytes one memoised position may take: its genus, its heap list and the map's share.
+const POSITION_BYTES: u64 = 160;
+
+/// Everything `nimseq octal seq CODE --play misere` shows.
+#[derive(Clone, Debug, Serialize)]
+pub struct OctalMisereReport {
+    pub code: String,
+    /// Always `"misere"`.
+    pub play: &'static str,
+    /// Normal-play values `G+(0), ..., G+(len - 1)`.
+    pub values: Vec<u32>,
+    /// Misère values `G-(0), ..., G-(len - 1)`.
+    pub misere_values: Vec<u32>,
+    /// Misère P-positions among the heaps shown.
+    pub p_positions: Vec<usize>,
+    /// Each heap's genus in CGSuite's notation.
+    pub genus: Vec<String>,
+    /// Sums of heaps whose genus was computed on the way.
+    pub positions: usize,
+}
+
+/// Why a code's misère report could not be made.
+#[derive(Debug, thiserror::Error)]
+pub enum OctalMisereError {
+    #[error(transparent)]
+    OverBudget(#[from] OverBudget),
+    #[error("{code}, heap {heap}: {source}")]
+    GenusTooLong {
+        code: String,
+        heap: usize,
+        source: GenusTooLong,
+    },
+}
+
+/// Bytes the genera of the heaps below `len` may take: every sum of heaps with a total below
+/// `len` may be reached where a move leaves two heaps or more, the heaps alone otherwise.
+pub fn memory(code: &OctalCode, len: usize) -> u64 {
+    let positions = if code.max_heaps() > 1 {
+        positions_below(len.saturating_sub(1))
+    } else {
+        len as u64
+    };
+    positions.saturating_mul(POSITION_BYTES)
+}
+
+/// The misère values and genera of the heaps `0..len` of `code`, refused first if the sums they
+/// reach may not fit `budget`.
+pub fn describe(
+    code: &OctalCode,
+    len: usize,
+    budget: Budget,
+) -> Result<OctalMisereReport, OctalMisereError> {
+    budget.check(memory(code, len), || {
+        format!(
+            "the misère genera of {} for --len {len} (every sum of heaps below {len})",
+            code.ascii()
+        )
+    })?;
+    let moves = |n: u32| {
+        let mut out: Vec<Vec<u32>> = Vec::new();
+        code.options(n as usize, &mut |heaps: &[usize]| {
+            out.push(heaps.iter().map(|&h| h as u32).collect());
+        });
+        out
+    };
+    let mut sums = SumGenera::new(moves);
+    let mut genera = Vec::with_capacity(len);
+    for n in 0..len {
+        let genus = sums
+            .genus(&[n as u32])
+            .map_err(|source| OctalMisereError::GenusTooLong {
+                code: code.ascii(),
+                heap: n,
+                source,
+            })?;
+        genera.push(genus);
+    }
+    let misere_values: Vec<u32> = genera.iter().map(|g| g.minus()).collect();
+    Ok(OctalMisereReport {
+        code: code.to_string(),
+        play: "misere",
+        values: genera.iter().map(|g| g.plus()).collect(),
+        p_positions: (0..len).filter(|&n| misere_values[n] == 0).collect(),
+        genus: genera.iter().map(ToString::to_string).collect(),
+        misere_values,
+        positions: sums.len(),
+    })
+}
+
+impl fmt::Display for OctalMisereReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let n = self.misere_values.len();
+        writeln!(f, "game         {}", self.code)?;
+        writeln!(
+            f,
+            "play         misère (the player who makes the last move loses)"
+        )?;
+        writeln!(
+            f,
+            "values       G-(0..{n}) = {}",
+            values_word(&self.misere_values)
+        )?;
+        let ps: Vec<String> = self.p_positions.iter().map(usize::to_string).collect();
+        writeln!(f, "P-positions  {} (below {n})", ps.join(" "))?;
+        writeln!(f, "genus        {}", self.genus.join(" "))?;
+        write!(
+            f,
+            "sums         {} positions searched (every sum the heaps reach; no period is looked for)",
+            self.positions
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The digits `γ0 .. γ(k-1)` a genus string of CGSuite's stands for. A plain `g` is a nim
+    /// heap; one superscript digit is a tame genus (`g = d`, or both at most 1) or a restive
+    /// one, whose later digits CGSuite derives from `g` (tame) or `d` (restive, `d < 4`); a
+    /// longer superscript repeats its last two digits (CGSuite's Genus.supDigit).
+    fn cgsuite_digits(genus: &str, k: usize) -> Vec<u32> {
+        let (g, sup) = match genus.split_once('^') {
+            None => (genus.parse::<u32>().unwrap(), vec![]),
+            Some((g, s)) => {
+                let s = s.trim_start_matches('(').trim_end_matches(')');
+                let digits: Vec<u32> = if s.contains(',') {
+                    s.split(',').map(|d| d.parse().unwrap()).collect()
+                } else {
+                    s.chars().map(|c| c.to_digit(10).unwrap()).collect()
+                };
+                (g.parse().unwrap(), digits)
+            }
+        };
+        (0..k)
+            .map(|i| {
+                let alternate = ((i & 1) << 1) as u32;
+                match sup.len() {
+                    0 if i == 0 && g < 2 => 1 - g,
+                    0 => g ^ alternate,
+                    _ if i < sup.len() => sup[i],
+                    1 if sup[0] == g || (sup[0] | g) < 2 => g ^ alternate,
+                    1 => (if sup[0] < 4 { sup[0] } else { g }) ^ alternate,
+                    n => sup[n - 2 + ((n ^ i) & 1)],
+                }
+            })
+            .collect()
+    }
+
+    /// CGSuite's test suite (GameHeapTest.scala), heaps 0..20: misère values and genera of
+    /// Kayles, Dawson's Kayles, Grundy's game and 0.3F. The genera are compared digit by digit
+    /// (CGSuite shortens tame and restive genera to one digit, as nimseq does not), and as
+    /// strings wherever CGSuite prints a nim heap or a full superscript.
+    #[test]
+    fn cgsuite_heap_games() {
+        let cases = [
+            (
+                "0.77",
+                "1,0,2,3,0,1,3,2,1,0,2,4,0,1,2,5,1,6,3,2,0",
+                "0,1,2,3,1,4^146,3,2^2,1^1,4^046,2^2,6^46,4^046,1^1,2^2,7^57,1^13,4^64,3^31,2^20,1^031",
+            ),
+            (
+                "0.07",
+                "1,1,0,0,2,1,3,0,0,1,1,3,0,2,1,1,0,0,2,1,3",
+                "0,0,1,1,2,0,3,1,1,0,3^1431,3,2^0520,2,4^146,0,5^057,2^0520,2,3^1431,3",
+            ),
+            (
+                "4!.0",
+                "1,1,1,0,1,2,0,1,2,0,1,2,0,1,2,0,1,2,0,1,2",
+                "0,0,0,1,0,2,1,0,2,1,0,2,1,3^1431,2,1,3^1431,2,4^0564,3^1431,0^20",
+            ),
+            (
+                "0.3F",
+                "1,0,2,1,0,2,1,0,4,1,0,4,1,0,6,1,0,6,1,0,6",
+                "0,1,2,0,1,2,3^1431,4^0564,5^46,3^1431,4^0564,5^4875,6^(1,9,10,8),7^075,8^6875,6^(1,9,10,8),7^075,8^(6,10,8),9^(1,9,12,11,9),10^(0,11,13,9,11),11^(6,10,8)",
+            ),
+        ];
+        for (code, misere, genus) in cases {
+            let parsed: OctalCode = code.parse().unwrap();
+            let r = describe(&parsed, 21, Budget::new(1 << 30)).unwrap();
+            let list: Vec<String> = r.misere_values.iter().map(u32::to_string).collect();
+            assert_eq!(list.join(","), misere, "{code}");
+            // CGSuite's list, split at the commas outside parentheses.
+            let mut theirs: Vec<String> = vec![String::new()];
+            let mut depth = 0;
+            for ch in genus.chars() {
+                match ch {
+                    '(' => depth += 1,
+                    ')' => depth -= 1,
+                    ',' if depth == 0 => {
+                        theirs.push(String::new());
+                        continue;
+                    }
+                    _ => {}
+                }
+                theirs.last_mut().unwrap().push(ch);
+            }
+            for (n, (ours, theirs)) in r.genus.iter().zip(&theirs).enumerate() {
+                assert_eq!(
+                    cgsuite_digits(ours, 12),
+                    cgsuite_digits(theirs, 12),
+                    "{code}, heap {n}: {ours} against CGSuite's {theirs}"
+                );
+                // nimseq calls a heap a nim heap only when every option is one, so a heap it
+                // prints plain is plain in CGSuite too; CGSuite also finds nim heaps through
+                // reversible options (Kayles 6 = *3) and prints tame genera with one digit.
+                let plain = |s: &str| !s.contains('^');
+                let long = theirs.split_once('^').is_some_and(|(_, s)| s.len() > 1);
+                if plain(ours) || long {
+                    assert_eq!(ours, theirs, "{code}, heap {n}");
+                } else {
+                    eprintln!("{code} heap {n}: {ours} / {theirs}");
+                }
+            }
+        }
+    }
+}
