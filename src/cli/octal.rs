@@ -19,7 +19,7 @@ pub fn run(command: OctalCommand) -> Result<()> {
     match command {
         OctalCommand::Seq(args) if args.play == Play::Misere => {
             let report = misere::describe(&args.code, args.len, args.memory.budget())?;
-            print::sequence(&report, &report.misere_values, args.format)
+            print::sequence(&report, &report.heaps.misere_values, args.format)
         }
         OctalCommand::Seq(args) => {
             let reach = Reach {

@@ -60,7 +60,7 @@ pub fn run(command: SubCommand) -> Result<()> {
             if args.play == Play::Misere {
                 let max_len = args.max_len.unwrap_or(MISERE_MAX_LEN);
                 let report = misere::describe(&set, args.len, max_len, budget)?;
-                print::sequence(&report, &report.misere_values, args.format)?;
+                print::sequence(&report, &report.heaps.misere_values, args.format)?;
                 if !report.certified {
                     eprintln!(
                         "no genus period of {set} certified within {} values; raise --max-len to look further",

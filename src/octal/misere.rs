@@ -8,9 +8,8 @@ use serde::Serialize;
 
 use super::code::OctalCode;
 use crate::memory::{Budget, OverBudget};
-use crate::misere::GenusTooLong;
 use crate::misere::sums::{SumGenera, positions_below};
-use crate::output::values_word;
+use crate::misere::{GenusTooLong, MisereHeaps};
 
 /// Bytes one memoised position may take: its genus, its heap list and the map's share.
 const POSITION_BYTES: u64 = 160;
@@ -19,16 +18,8 @@ const POSITION_BYTES: u64 = 160;
 #[derive(Clone, Debug, Serialize)]
 pub struct OctalMisereReport {
     pub code: String,
-    /// Always `"misere"`.
-    pub play: &'static str,
-    /// Normal-play values `G+(0), ..., G+(len - 1)`.
-    pub values: Vec<u32>,
-    /// Misère values `G-(0), ..., G-(len - 1)`.
-    pub misere_values: Vec<u32>,
-    /// Misère P-positions among the heaps shown.
-    pub p_positions: Vec<usize>,
-    /// Each heap's genus in CGSuite's notation.
-    pub genus: Vec<String>,
+    #[serde(flatten)]
+    pub heaps: MisereHeaps,
     /// Sums of heaps whose genus was computed on the way.
     pub positions: usize,
 }
@@ -89,34 +80,17 @@ pub fn describe(
             })?;
         genera.push(genus);
     }
-    let misere_values: Vec<u32> = genera.iter().map(|g| g.minus()).collect();
     Ok(OctalMisereReport {
         code: code.to_string(),
-        play: "misere",
-        values: genera.iter().map(|g| g.plus()).collect(),
-        p_positions: (0..len).filter(|&n| misere_values[n] == 0).collect(),
-        genus: genera.iter().map(ToString::to_string).collect(),
-        misere_values,
+        heaps: MisereHeaps::new(&genera),
         positions: sums.len(),
     })
 }
 
 impl fmt::Display for OctalMisereReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let n = self.misere_values.len();
         writeln!(f, "game         {}", self.code)?;
-        writeln!(
-            f,
-            "play         misère (the player who makes the last move loses)"
-        )?;
-        writeln!(
-            f,
-            "values       G-(0..{n}) = {}",
-            values_word(&self.misere_values)
-        )?;
-        let ps: Vec<String> = self.p_positions.iter().map(usize::to_string).collect();
-        writeln!(f, "P-positions  {} (below {n})", ps.join(" "))?;
-        writeln!(f, "genus        {}", self.genus.join(" "))?;
+        write!(f, "{}", self.heaps)?;
         write!(
             f,
             "sums         {} positions searched (every sum the heaps reach; no period is looked for)",
@@ -192,7 +166,7 @@ mod tests {
         for (code, misere, genus) in cases {
             let parsed: OctalCode = code.parse().unwrap();
             let r = describe(&parsed, 21, Budget::new(1 << 30)).unwrap();
-            let list: Vec<String> = r.misere_values.iter().map(u32::to_string).collect();
+            let list: Vec<String> = r.heaps.misere_values.iter().map(u32::to_string).collect();
             assert_eq!(list.join(","), misere, "{code}");
             // CGSuite's list, split at the commas outside parentheses.
             let mut theirs: Vec<String> = vec![String::new()];
@@ -209,7 +183,7 @@ mod tests {
                 }
                 theirs.last_mut().unwrap().push(ch);
             }
-            for (n, (ours, theirs)) in r.genus.iter().zip(&theirs).enumerate() {
+            for (n, (ours, theirs)) in r.heaps.genus.iter().zip(&theirs).enumerate() {
                 assert_eq!(
                     cgsuite_digits(ours, 12),
                     cgsuite_digits(theirs, 12),

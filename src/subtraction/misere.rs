@@ -14,7 +14,7 @@ use serde::Serialize;
 use super::ruleset::Ruleset;
 use super::seq::Certificate;
 use crate::memory::{Budget, OverBudget};
-use crate::misere::{Genus, GenusTooLong};
+use crate::misere::{Genus, GenusTooLong, MisereHeaps};
 use crate::output::values_word;
 use crate::period::{Period, certify};
 
@@ -22,16 +22,8 @@ use crate::period::{Period, certify};
 #[derive(Clone, Debug, Serialize)]
 pub struct MisereReport {
     pub set: Vec<u32>,
-    /// Always `"misere"`: which play the values are for.
-    pub play: &'static str,
-    /// Normal-play values `G+(0), ..., G+(len - 1)` (each genus's base).
-    pub values: Vec<u32>,
-    /// Misère values `G-(0), ..., G-(len - 1)`.
-    pub misere_values: Vec<u32>,
-    /// Misère P-positions (`G- = 0`) among them.
-    pub p_positions: Vec<usize>,
-    /// Each heap's genus in CGSuite's notation.
-    pub genus: Vec<String>,
+    #[serde(flatten)]
+    pub heaps: MisereHeaps,
     pub certified: bool,
     /// The genus period and what proves it (`null` when none was certified).
     pub certificate: Option<MisereCertified>,
@@ -141,14 +133,9 @@ pub fn describe(
         search = search.saturating_mul(4).min(max_len);
     };
     let shown = genera.extend(len)?;
-    let misere_values: Vec<u32> = shown.iter().map(Genus::minus).collect();
     Ok(MisereReport {
         set: set.moves().to_vec(),
-        play: "misere",
-        values: shown.iter().map(Genus::plus).collect(),
-        p_positions: (0..len).filter(|&x| misere_values[x] == 0).collect(),
-        genus: shown.iter().map(Genus::to_string).collect(),
-        misere_values,
+        heaps: MisereHeaps::new(shown),
         certified: certificate.is_some(),
         certificate,
         computed,
@@ -179,30 +166,13 @@ fn prove(prefix: &[Genus], genus: Period, c: usize) -> MisereCertified {
     }
 }
 
-/// Longest genus list and period word printed in full in the text report.
-const SHOWN: usize = 200;
+/// Longest period word printed in full in the text report.
+const WORD_SHOWN: usize = 200;
 
 impl fmt::Display for MisereReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let n = self.misere_values.len();
         writeln!(f, "set          {}", Ruleset::braces(&self.set))?;
-        writeln!(
-            f,
-            "play         misère (the player who makes the last move loses)"
-        )?;
-        writeln!(
-            f,
-            "values       G-(0..{n}) = {}",
-            values_word(&self.misere_values)
-        )?;
-        let ps: Vec<String> = self.p_positions.iter().map(usize::to_string).collect();
-        writeln!(f, "P-positions  {} (below {n})", ps.join(" "))?;
-        let more = if n > SHOWN { " ..." } else { "" };
-        writeln!(
-            f,
-            "genus        {}{more}",
-            self.genus[..n.min(SHOWN)].join(" ")
-        )?;
+        write!(f, "{}", self.heaps)?;
         let Some(s) = &self.certificate else {
             return write!(
                 f,
@@ -225,8 +195,8 @@ impl fmt::Display for MisereReport {
             kind(s.preperiod)
         )?;
         let (p, q) = (s.misere_period, s.misere_preperiod);
-        let word = &s.misere_word[..p.min(SHOWN)];
-        let cut = if p > SHOWN { " ..." } else { "" };
+        let word = &s.misere_word[..p.min(WORD_SHOWN)];
+        let cut = if p > WORD_SHOWN { " ..." } else { "" };
         writeln!(
             f,
             "one period   G-({q}..{}) = {}{cut} (misère values: period {p}, pre-period {q})",
@@ -260,16 +230,23 @@ mod tests {
         let r = describe(&set, 21, 1 << 16, Budget::new(1 << 30)).unwrap();
         let list = |v: &[u32]| v.iter().map(u32::to_string).collect::<Vec<_>>().join(",");
         assert_eq!(
-            list(&r.misere_values),
+            list(&r.heaps.misere_values),
             "1,1,0,0,2,1,1,0,0,2,1,1,0,0,2,1,1,0,0,2,1"
         );
         assert_eq!(
-            r.genus.join(","),
+            r.heaps.genus.join(","),
             "0,0,1,1,2,0,0,1,1,2,0,0,1,1,2,0,0,1,1,2,0"
         );
         let s = r.certificate.unwrap();
         assert_eq!((s.period, s.preperiod), (5, 0));
         assert_eq!((s.misere_period, s.outcome_period), (5, 5));
+    }
+
+    /// A triple `a < b < c` with `c <= c_max`, uniformly in each in turn.
+    fn random_triple(rng: &mut StdRng, c_max: u32) -> Ruleset {
+        let c = rng.random_range(3..=c_max);
+        let b = rng.random_range(2..c);
+        Ruleset::triple(rng.random_range(1..b), b, c)
     }
 
     /// Random triples with c <= 20, fresh seed: every misère value and every genus digit up to
@@ -280,10 +257,8 @@ mod tests {
         let seed = crate::test_seed();
         let mut rng = StdRng::seed_from_u64(seed);
         for _ in 0..12 {
-            let c = rng.random_range(3..=20u32);
-            let b = rng.random_range(2..c);
-            let a = rng.random_range(1..b);
-            let set = Ruleset::triple(a, b, c);
+            let set = random_triple(&mut rng, 20);
+            let c = set.max_move();
             let len = 3 * c as usize + 10;
             let mut genera = Genera::new(&set);
             let genera = genera.extend(len).unwrap();
@@ -308,10 +283,8 @@ mod tests {
         let seed = crate::test_seed();
         let mut rng = StdRng::seed_from_u64(seed);
         for _ in 0..6 {
-            let c = rng.random_range(3..=12u32);
-            let b = rng.random_range(2..c);
-            let a = rng.random_range(1..b);
-            let set = Ruleset::triple(a, b, c);
+            let set = random_triple(&mut rng, 12);
+            let c = set.max_move();
             let len = 2 * c as usize;
             let mut genera = Genera::new(&set);
             let genera = genera.extend(len).unwrap();
