@@ -100,6 +100,21 @@ fn seq_under_misere_play() {
         "{text}"
     );
 
+    // The survey of both plays, as JSON.
+    let o = run(&[
+        "sub", "survey", "--play", "misere", "--c-max", "30", "--format", "json",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let json: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(json["sets"], 4060);
+    assert_eq!(json["unsettled"], 0);
+    assert_eq!(json["nim_heaps"], 4060);
+    assert_eq!(json["period_differs"], 0);
+    refused(
+        &["sub", "survey", "--play", "misere", "--theory"],
+        "writes no rows and checks no theory",
+    );
+
     refused(
         &["sub", "seq", "2,3", "--play", "sideways"],
         "possible values: normal, misere",

@@ -22,7 +22,7 @@ from .sub import Bytes, _result
 __all__ = ["Certificate", "Position", "period", "scan", "value", "values"]
 
 
-def values(code: str, n: int, *, mem_budget: Bytes = None) -> np.ndarray:
+def values(code: str, n: int, *, mem_budget: Bytes = None, play: str = "normal") -> np.ndarray:
     """G(0), ..., G(n-1) of the octal game ``code``.
 
     Args:
@@ -33,6 +33,9 @@ def values(code: str, n: int, *, mem_budget: Bytes = None) -> np.ndarray:
             game, "4!.0").
         n: how many values.
         mem_budget: most memory the values may take [default: half the machine's memory].
+        play: "normal", or "misere" for the misère values G-(0), ..., G-(n-1), from every
+            sum of heaps below n (docs/misere.md; a code that splits heaps reaches about
+            60 heaps in the default budget).
 
     Returns:
         A NumPy array of the values, the smallest unsigned type that holds them.
@@ -41,8 +44,10 @@ def values(code: str, n: int, *, mem_budget: Bytes = None) -> np.ndarray:
 
         >>> nimseq.octal.values("0.77", 12)
         array([0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6], dtype=uint8)
+        >>> nimseq.octal.values("0.77", 12, play="misere")
+        array([1, 0, 2, 3, 0, 1, 3, 2, 1, 0, 2, 4], dtype=uint8)
     """
-    return _nimseq.octal_values(_code(code), operator.index(n), mem_budget)
+    return _nimseq.octal_values(_code(code), operator.index(n), mem_budget, play)
 
 
 def value(code: str, heaps: Heaps, *, mem_budget: Bytes = None) -> Position:

@@ -36,6 +36,7 @@ def values(
     *,
     all_but: Optional[Moves] = None,
     mem_budget: Bytes = None,
+    play: str = "normal",
 ) -> np.ndarray:
     """G(0), ..., G(n-1) of the subtraction game with these moves.
 
@@ -47,6 +48,8 @@ def values(
         all_but: instead of ``moves``, every positive integer but these (a list or "2,3,7").
         mem_budget: most memory the values may take, bytes or a size such as "16G"
             [default: half the machine's memory].
+        play: "normal", or "misere" for the misère values G-(0), ..., G-(n-1) (the player
+            who makes the last move loses; a finite set only; docs/misere.md).
 
     Returns:
         A NumPy array of the values in the smallest unsigned type that holds them (``uint8``
@@ -64,13 +67,15 @@ def values(
         array([0, 1, 0, 1, 2, 0, 1, 0, 1, 2], dtype=uint8)
         >>> nimseq.sub.values(all_but=[2, 3, 7], n=10)
         array([0, 1, 0, 1, 2, 3, 2, 3, 4, 5], dtype=uint8)
+        >>> nimseq.sub.values([2, 3, 7], 10, play="misere")
+        array([1, 1, 0, 0, 2, 1, 1, 0, 0, 2], dtype=uint8)
     """
     if (moves is None) == (all_but is None):
         raise ValueError("give moves or all_but, one of them")
     if n is None:
         raise TypeError("values() needs n, how many values")
     text = _moves(moves) if all_but is None else "all-but:" + comma_list(all_but, "all_but", "2,3,7")
-    return _nimseq.sub_values(text, operator.index(n), mem_budget)
+    return _nimseq.sub_values(text, operator.index(n), mem_budget, play)
 
 
 def value(moves: Moves, heaps: Heaps, *, mem_budget: Bytes = None) -> Position:

@@ -152,6 +152,17 @@ enum Bytes {
     Text(String),
 }
 
+/// Whether `play` asks for misère play: "normal" or "misere" ("misère" too), else refused.
+fn misere(play: &str) -> PyResult<bool> {
+    match play {
+        "normal" => Ok(false),
+        "misere" | "misère" => Ok(true),
+        _ => Err(refuse(format!(
+            "play must be \"normal\" or \"misere\", not \"{play}\""
+        ))),
+    }
+}
+
 fn budget(flag: Option<Bytes>) -> PyResult<Budget> {
     let bytes = match flag {
         None => None,

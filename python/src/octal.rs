@@ -9,9 +9,10 @@ use pyo3::types::PyDict;
 use super::scan::{
     ScanResult, columns_within, fraction, in_range, scan_output, scan_result, scan_rows,
 };
-use super::{Bytes, budget, narrow, position_json, refuse, run};
+use super::{Bytes, budget, misere, narrow, position_json, refuse, run};
 use nimseq::backend::{BackendChoice, choose};
 use nimseq::octal::OctalCode;
+use nimseq::octal::misere as octal_misere;
 use nimseq::octal::scan::{
     Backend, MAX_DIGITS, N_MAX_RANGE, OctalScanSummary, ScanOptions, code_count, parse_base,
 };
@@ -23,17 +24,28 @@ fn code(text: &str) -> PyResult<OctalCode> {
     text.parse::<OctalCode>().map_err(|e| refuse(e.reason))
 }
 
-/// `G(0..n)` of `code`, as the smallest unsigned type that holds them.
+/// `G(0..n)` of `code`, as the smallest unsigned type that holds them; `G-(0..n)` under misère
+/// play (`play="misere"`), from every sum of heaps below `n`.
 #[pyfunction]
-#[pyo3(signature = (code, n, mem_budget=None))]
+#[pyo3(signature = (code, n, mem_budget=None, play="normal"))]
 fn octal_values<'py>(
     py: Python<'py>,
     code: &str,
     n: usize,
     mem_budget: Option<Bytes>,
+    play: &str,
 ) -> PyResult<Bound<'py, PyAny>> {
     let code = self::code(code)?;
     let budget = budget(mem_budget)?;
+    if misere(play)? {
+        let values = run(py, |_| {
+            Ok(octal_misere::describe(&code, n, budget)?
+                .heaps
+                .misere_values)
+        })?;
+        let max = values.iter().copied().max().unwrap_or(0);
+        return Ok(narrow(py, values, max));
+    }
     let report = run(py, |stop| {
         let reach = Reach {
             len: n,

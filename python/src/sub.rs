@@ -8,11 +8,12 @@ use pyo3::types::PyDict;
 use super::scan::{
     ScanResult, columns_within, fraction, in_range, scan_output, scan_result, scan_rows, whole,
 };
-use super::{Bytes, budget, narrow, position_json, refuse, run};
+use super::{Bytes, budget, misere, narrow, position_json, refuse, run};
 use nimseq::backend::{BackendChoice, choose};
 use nimseq::output::scan::{Scan, ScanJob};
 use nimseq::position;
 use nimseq::subtraction::infinite::{self, InfiniteSet, SetError};
+use nimseq::subtraction::misere::{self, Genera};
 use nimseq::subtraction::planes::Planes;
 use nimseq::subtraction::scan::{
     Backend, C_MAX_RANGE, DEFAULT_CHUNK_SIZE, ScanOptions, check_theory,
@@ -30,19 +31,40 @@ fn ruleset(moves: &str) -> PyResult<Ruleset> {
 
 /// `G(0..n)` of `moves`, as the smallest unsigned type that holds them: a finite set
 /// ("1,4,7"), or an infinite one by name ("squares", "primes", "powers:2", "all-but:2,3,7").
+/// Under misère play (`play="misere"`), `G-(0..n)` of a finite set.
 #[pyfunction]
-#[pyo3(signature = (moves, n, mem_budget=None))]
+#[pyo3(signature = (moves, n, mem_budget=None, play="normal"))]
 fn sub_values<'py>(
     py: Python<'py>,
     moves: &str,
     n: usize,
     mem_budget: Option<Bytes>,
+    play: &str,
 ) -> PyResult<Bound<'py, PyAny>> {
     let budget = budget(mem_budget)?;
-    if moves
+    let infinite = moves
         .trim_start()
-        .starts_with(|c: char| c.is_ascii_alphabetic())
-    {
+        .starts_with(|c: char| c.is_ascii_alphabetic());
+    if misere(play)? {
+        if infinite {
+            return Err(refuse(format!(
+                "misère play of the infinite set {moves} is not supported: give a finite set"
+            )));
+        }
+        let set = ruleset(moves)?;
+        let values = run(py, |_| {
+            budget.check(misere::memory(n, n), || format!("{n} genera of {set}"))?;
+            let mut genera = Genera::new(&set);
+            Ok(genera
+                .extend(n)?
+                .iter()
+                .map(|g| g.minus())
+                .collect::<Vec<u32>>())
+        })?;
+        // A misère value is a mex of at most |S| values, or 1.
+        return Ok(narrow(py, values, set.max_value().max(1) as u32));
+    }
+    if infinite {
         let set: InfiniteSet = moves.parse().map_err(|e: SetError| refuse(e.0))?;
         let values = run(py, |_| Ok(infinite::values(&set, n, budget)?))?;
         let max = values.iter().copied().max().unwrap_or(0);

@@ -29,6 +29,26 @@ def test_sub_values_equal_the_cli(cli, rng):
         assert nimseq.sub.values(text, n).tolist() == want
 
 
+def test_misere_values_equal_the_cli(cli, rng):
+    """play="misere": the misère values of random finite sets and of Kayles equal the command
+    line's; CGSuite's values for {2,3,7}; unknown plays and infinite sets are refused."""
+    assert nimseq.sub.values([2, 3, 7], 10, play="misere").tolist() == [1, 1, 0, 0, 2, 1, 1, 0, 0, 2]
+    for _ in range(10):
+        moves = sorted(rng.sample(range(1, 40), rng.randint(1, 5)))
+        n = rng.randint(1, 300)
+        text = ",".join(map(str, moves))
+        want = json.loads(
+            cli("sub", "seq", text, "--len", n, "--play", "misere", "--format", "json")
+        )["misere_values"]
+        assert nimseq.sub.values(moves, n, play="misere").tolist() == want, moves
+    want = json.loads(cli("octal", "seq", "0.77", "--len", 30, "--play", "misere", "--format", "json"))
+    assert nimseq.octal.values("0.77", 30, play="misere").tolist() == want["misere_values"]
+    with pytest.raises(ValueError, match="play must be"):
+        nimseq.sub.values([1, 2], 5, play="sideways")
+    with pytest.raises(ValueError, match="infinite set"):
+        nimseq.sub.values("squares", 5, play="misere")
+
+
 def test_infinite_sets_equal_the_cli(cli, rng):
     """Named infinite sets and random all-but sets: the values equal the CLI's CSV rows, and
     subtract-a-square's P-positions begin as OEIS A030193."""

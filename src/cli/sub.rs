@@ -22,7 +22,7 @@ use nimseq::subtraction::summary::ScanSummary;
 use nimseq::subtraction::survey::Survey;
 use nimseq::subtraction::theory::ppos::PposReport;
 use nimseq::subtraction::theory::predict::ThetaReport;
-use nimseq::subtraction::{SetFilter, infinite, misere, seq};
+use nimseq::subtraction::{SetFilter, infinite, misere, misere_survey, seq};
 
 /// Values a finite set's period is looked for in, at most, unless --max-len says.
 const FINITE_MAX_LEN: usize = 1 << 26;
@@ -123,7 +123,8 @@ pub fn run(command: SubCommand) -> Result<()> {
 }
 
 /// Checked scan options from the flags, the rows going to `output`.
-fn scan_options(args: &ScanArgs, output: ScanOutput) -> Result<ScanOptions> {
+/// The sets a scan's flags ask for, checked.
+fn set_filter(args: &ScanArgs) -> Result<SetFilter> {
     let filter = SetFilter {
         moves: args.moves.into(),
         c_min: args.c_min,
@@ -136,6 +137,11 @@ fn scan_options(args: &ScanArgs, output: ScanOutput) -> Result<ScanOptions> {
     }
     .canonical();
     filter.check()?;
+    Ok(filter)
+}
+
+fn scan_options(args: &ScanArgs, output: ScanOutput) -> Result<ScanOptions> {
+    let filter = set_filter(args)?;
     check_theory(&filter, args.theory)?;
     Ok(ScanOptions {
         filter,
@@ -196,6 +202,9 @@ fn all_but(args: AllButScanArgs) -> Result<()> {
 }
 
 fn survey(args: SurveyArgs) -> Result<()> {
+    if args.play == Play::Misere {
+        return misere_survey(args);
+    }
     super::keep_freed_memory();
     let mut outputs = Vec::new();
     outputs.extend(args.rows.out.as_deref().map(|out| ("--out", out, true)));
@@ -209,6 +218,26 @@ fn survey(args: SurveyArgs) -> Result<()> {
     // Rows go to --out when given; the report is what this command prints.
     let survey = job.run(&backend, &mut io::sink())?;
     write_survey(&survey, args.format, args.json.as_deref())
+}
+
+/// `sub survey --play misere`: each set under both plays, the report printed (and written to
+/// --json).
+fn misere_survey(args: SurveyArgs) -> Result<()> {
+    if args.rows.out.is_some() || args.scan.theory {
+        bail!(InputError(
+            "sub survey --play misere writes no rows and checks no theory: drop --out and --theory"
+                .into()
+        ));
+    }
+    let filter = set_filter(&args.scan)?;
+    let report = misere_survey::survey(&filter, MISERE_MAX_LEN)?;
+    print::report(&report, args.format)?;
+    if let Some(path) = &args.json {
+        let file = std::fs::File::create(path)
+            .map_err(|e| InputError(format!("cannot write '{}': {e}", path.display())))?;
+        serde_json::to_writer_pretty(io::BufWriter::new(file), &report)?;
+    }
+    Ok(())
 }
 
 /// Prints a survey's report as text or JSON, and writes it as JSON to `json` if given; a

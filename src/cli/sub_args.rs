@@ -252,4 +252,8 @@ pub struct SurveyArgs {
     /// Also write the report as JSON here.
     #[arg(long)]
     pub json: Option<PathBuf>,
+    /// Normal play, or misère: how each set's misère periods and P-positions compare with its
+    /// normal-play ones (docs/misere.md; no rows, no --theory).
+    #[arg(long, value_enum, default_value_t = Play::Normal)]
+    pub play: Play,
 }

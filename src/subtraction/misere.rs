@@ -97,6 +97,26 @@ impl Genera {
         }
         Ok(&self.genera[..len])
     }
+
+    /// Computes genera until their period is certified, growing the prefix four-fold from
+    /// `8 max S + 64` up to `max_len`: the periods proved, if any, and the genera searched.
+    pub fn certify(
+        &mut self,
+        max_len: usize,
+    ) -> Result<(Option<MisereCertified>, usize), MisereError> {
+        let c = self.set.max_move() as usize;
+        let mut search = (8 * c + 64).min(max_len);
+        loop {
+            let prefix = self.extend(search)?;
+            if let Some(proof) = certify(prefix, c, [], true) {
+                return Ok((Some(prove(prefix, proof, c)), search));
+            }
+            if search >= max_len {
+                return Ok((None, search));
+            }
+            search = search.saturating_mul(4).min(max_len);
+        }
+    }
 }
 
 /// Bytes [`describe`] may take: a genus per position searched, and the strings shown.
@@ -119,19 +139,8 @@ pub fn describe(
     budget.check(memory(len, max_len), || {
         format!("the genera of {set} with --len {len} and --max-len {max_len}")
     })?;
-    let c = set.max_move() as usize;
     let mut genera = Genera::new(set);
-    let mut search = (8 * c + 64).min(max_len);
-    let (certificate, computed) = loop {
-        let prefix = genera.extend(search)?;
-        if let Some(proof) = certify(prefix, c, [], true) {
-            break (Some(prove(prefix, proof, c)), search);
-        }
-        if search >= max_len {
-            break (None, search);
-        }
-        search = search.saturating_mul(4).min(max_len);
-    };
+    let (certificate, computed) = genera.certify(max_len)?;
     let shown = genera.extend(len)?;
     Ok(MisereReport {
         set: set.moves().to_vec(),

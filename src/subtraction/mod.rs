@@ -24,6 +24,7 @@ pub mod infinite;
 pub mod lane_math;
 pub mod lanes;
 pub mod misere;
+pub mod misere_survey;
 pub mod moveset;
 pub mod planes;
 pub mod plot;
