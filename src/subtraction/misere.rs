@@ -285,6 +285,37 @@ mod tests {
         }
     }
 
+    /// docs/misere.md, Theorem 6, on random sets of 1 to 6 moves (fresh seed): the misère values
+    /// of the genera are the reference's normal values with 0 and 1 exchanged, every heap is a
+    /// nim heap, and the misère P-positions are the normal ones moved up by the least move.
+    #[test]
+    fn misere_values_exchange_0_and_1() {
+        let seed = crate::test_seed();
+        let mut rng = StdRng::seed_from_u64(seed);
+        for _ in 0..40 {
+            let k = rng.random_range(1..=6);
+            let mut moves: Vec<u32> = (0..k).map(|_| rng.random_range(1..=40)).collect();
+            moves.sort_unstable();
+            moves.dedup();
+            let set = Ruleset::new(&moves).unwrap();
+            let normal = crate::subtraction::reference::nim_values(&set, 300);
+            let mut genera = Genera::new(&set);
+            let genera = genera.extend(300).unwrap();
+            let a = set.min_move() as usize;
+            for (x, g) in genera.iter().enumerate() {
+                let exchanged = if normal[x] <= 1 {
+                    1 - normal[x]
+                } else {
+                    normal[x]
+                };
+                assert_eq!(g.minus(), exchanged, "{set}, heap {x} (seed {seed})");
+                assert!(g.is_nim_heap(), "{set}, heap {x} (seed {seed})");
+                let moved_up = x >= a && normal[x - a] == 0;
+                assert_eq!(g.minus() == 0, moved_up, "{set}, heap {x} (seed {seed})");
+            }
+        }
+    }
+
     /// A heap called a nim heap plays as one: beside a nim heap `*m` and a few `*2`, its misère
     /// outcome is that of the nim heap `*g`, by the game tree of the sum.
     #[test]

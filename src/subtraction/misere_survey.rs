@@ -7,7 +7,8 @@
 //! (each heap with a move has an option of value 0 or 1). Where it holds, the misère values are
 //! the normal ones with 0 and 1 exchanged, so their least period and pre-period are the normal
 //! ones, and the misère P-positions are the heaps of value 1. Where it fails the set's genera
-//! are computed and certified from the rules ([`Genera`]). Both ways are exact.
+//! are computed and certified from the rules ([`Genera`]). Both ways are exact. (It never
+//! fails: docs/misere.md, Theorem 6; the survey checks it rather than assume it.)
 
 use std::fmt;
 
