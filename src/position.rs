@@ -43,6 +43,9 @@ pub fn parse_heaps(s: &str) -> Result<Vec<usize>, String> {
     Ok(heaps)
 }
 
+/// Where a move generator hands each move, as the heaps it leaves.
+pub type Emit<'a> = dyn FnMut(&[usize]) + 'a;
+
 /// Who wins with perfect play: the player to move (`N`) or the other (`P`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub enum Outcome {
@@ -116,7 +119,7 @@ impl PositionReport {
 }
 
 /// Heaps of at least one, and the length of the values they read.
-fn values_needed(heaps: &[usize]) -> Result<usize, InputError> {
+pub fn values_needed(heaps: &[usize]) -> Result<usize, InputError> {
     let largest = heaps
         .iter()
         .max()
@@ -132,6 +135,22 @@ pub fn subtraction(
     heaps: &[usize],
     budget: Budget,
 ) -> anyhow::Result<PositionReport> {
+    let g = subtraction_values(set, heaps, budget)?;
+    Ok(PositionReport::new(
+        set.to_string(),
+        heaps,
+        &g,
+        subtraction_options(set),
+    ))
+}
+
+/// The values of `set` up to the largest of `heaps`, refused first if they may not fit
+/// `budget`.
+pub fn subtraction_values(
+    set: &Ruleset,
+    heaps: &[usize],
+    budget: Budget,
+) -> anyhow::Result<Vec<u32>> {
     let len = values_needed(heaps)?;
     budget.check(seq::memory(set, len, len), || {
         format!("the values of {set} up to heap {}", len - 1)
@@ -139,19 +158,17 @@ pub fn subtraction(
     let mut planes = Planes::default();
     planes.reset(set.moves());
     planes.extend(len);
-    let g: Vec<u32> = (0..len).map(|x| planes.value(x)).collect();
-    let moves = set.moves();
-    Ok(PositionReport::new(
-        set.to_string(),
-        heaps,
-        &g,
-        |n, emit| {
-            for &s in moves.iter().take_while(|&&s| s as usize <= n) {
-                let left = [n - s as usize];
-                emit(if left[0] == 0 { &[] } else { &left });
-            }
-        },
-    ))
+    Ok((0..len).map(|x| planes.value(x)).collect())
+}
+
+/// The moves of `set` from a heap of `n`, each as the heaps it leaves (none, or one).
+pub fn subtraction_options(set: &Ruleset) -> impl Fn(usize, &mut Emit) + '_ {
+    move |n, emit| {
+        for &s in set.moves().iter().take_while(|&&s| s as usize <= n) {
+            let left = [n - s as usize];
+            emit(if left[0] == 0 { &[] } else { &left });
+        }
+    }
 }
 
 /// A position of the octal game `code`, refused first if its values may not fit `budget`.
@@ -180,30 +197,45 @@ impl fmt::Display for PositionReport {
         let values: Vec<usize> = self.values.iter().map(|&v| v as usize).collect();
         writeln!(f, "values       {}", list(&values))?;
         writeln!(f, "nim-sum      {}", self.nim_sum)?;
-        match self.outcome {
-            Outcome::P => {
-                writeln!(f, "outcome      P (the player to move loses)")?;
-                write!(f, "winning      none (every move leaves a nonzero nim-sum)")
-            }
-            Outcome::N => {
-                writeln!(f, "outcome      N (the player to move wins)")?;
-                let moves: Vec<String> = self
-                    .winning_moves
-                    .iter()
-                    .map(|m| {
-                        let to = if m.to.is_empty() {
-                            "0".to_string()
-                        } else {
-                            m.to.iter()
-                                .map(usize::to_string)
-                                .collect::<Vec<_>>()
-                                .join("+")
-                        };
-                        format!("{} -> {to}", m.from)
-                    })
-                    .collect();
-                write!(f, "winning      {}", moves.join(", "))
-            }
+        write_outcome(
+            f,
+            self.outcome,
+            &self.winning_moves,
+            "every move leaves a nonzero nim-sum",
+        )
+    }
+}
+
+/// The `outcome` and `winning` lines of a position's report; `why_none` says why a P-position
+/// has no winning move.
+pub fn write_outcome(
+    f: &mut fmt::Formatter<'_>,
+    outcome: Outcome,
+    winning_moves: &[WinningMove],
+    why_none: &str,
+) -> fmt::Result {
+    match outcome {
+        Outcome::P => {
+            writeln!(f, "outcome      P (the player to move loses)")?;
+            write!(f, "winning      none ({why_none})")
+        }
+        Outcome::N => {
+            writeln!(f, "outcome      N (the player to move wins)")?;
+            let moves: Vec<String> = winning_moves
+                .iter()
+                .map(|m| {
+                    let to = if m.to.is_empty() {
+                        "0".to_string()
+                    } else {
+                        m.to.iter()
+                            .map(usize::to_string)
+                            .collect::<Vec<_>>()
+                            .join("+")
+                    };
+                    format!("{} -> {to}", m.from)
+                })
+                .collect();
+            write!(f, "winning      {}", moves.join(", "))
         }
     }
 }

@@ -123,6 +123,26 @@ fn seq_under_misere_play() {
         &["sub", "seq", "--all-but", "2,3", "--play", "misere"],
         "misère play of the infinite set",
     );
+    // Positions of several heaps: misère Nim on {2,3,7}'s values 2, 0, 2 (a P-position).
+    let o = run(&[
+        "sub", "value", "2,3,7", "4,5,9", "--play", "misere", "--format", "json",
+    ]);
+    let json: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(json["outcome"], "P");
+    assert_eq!(json["misere_values"], serde_json::json!([2, 1, 2]));
+    let o = run(&[
+        "octal", "value", "0.77", "3,5,8", "--play", "misere", "--format", "json",
+    ]);
+    let json: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(json["outcome"], "N");
+    assert_eq!(
+        json["winning_moves"],
+        serde_json::json!([{"index": 1, "from": 5, "to": [1, 3]}])
+    );
+    refused(
+        &["octal", "value", "0.77", "40,40", "--play", "misere"],
+        "over the memory budget",
+    );
     refused(
         &["octal", "seq", "0.77", "--play", "misere", "--len", "300"],
         "over the memory budget",

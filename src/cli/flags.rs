@@ -184,6 +184,10 @@ pub struct PositionArgs {
     /// Text for reading, or one JSON object.
     #[arg(long, value_enum, default_value_t = SeqFormat::Text)]
     pub format: SeqFormat,
+    /// Normal play, or misère (the last player to move loses): the outcome and winning moves
+    /// under misère play (docs/misere.md).
+    #[arg(long, value_enum, default_value_t = Play::Normal)]
+    pub play: Play,
 }
 
 /// The heaps of a position, as typed: `3,5,8`.

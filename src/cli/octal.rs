@@ -9,6 +9,7 @@ use super::flags::{Play, SeqFormat};
 use super::octal_args::{OctalCommand, OctalScanArgs};
 use super::print;
 use nimseq::backend::choose;
+use nimseq::misere::position as misere_position;
 use nimseq::octal::misere;
 use nimseq::octal::scan::{Backend, OctalScanSummary, ScanOptions};
 use nimseq::octal::seq::{Reach, describe_with_bar, stats_lines};
@@ -71,6 +72,10 @@ pub fn run(command: OctalCommand) -> Result<()> {
         OctalCommand::Scan(args) => run_scan(args),
         OctalCommand::Value(args) => {
             let p = &args.position;
+            if p.play == Play::Misere {
+                let report = misere_position::octal(&args.code, &p.heaps.0, p.memory.budget())?;
+                return print::report(&report, p.format);
+            }
             let report = position::octal(&args.code, &p.heaps.0, p.memory.budget())?;
             print::report(&report, p.format)
         }

@@ -11,6 +11,7 @@ use super::sub_args::{
 };
 use nimseq::InputError;
 use nimseq::backend::choose;
+use nimseq::misere::position as misere_position;
 use nimseq::output::Format;
 use nimseq::output::check_distinct;
 use nimseq::output::scan::{ScanJob, ScanOutput};
@@ -80,6 +81,11 @@ pub fn run(command: SubCommand) -> Result<()> {
         }
         SubCommand::Value(args) => {
             let p = &args.position;
+            if p.play == Play::Misere {
+                let report =
+                    misere_position::subtraction(&args.set, &p.heaps.0, p.memory.budget())?;
+                return print::report(&report, p.format);
+            }
             let report = position::subtraction(&args.set, &p.heaps.0, p.memory.budget())?;
             print::report(&report, p.format)
         }

@@ -25,6 +25,11 @@ impl<F: Fn(u32) -> Vec<Vec<u32>>> MisereBrute<F> {
         }
     }
 
+    /// The heap lists a heap of `n` may become in one move.
+    pub fn moves(&self, n: u32) -> Vec<Vec<u32>> {
+        (self.moves)(n)
+    }
+
     /// `G-(heaps + twos copies of *2 + ones copies of *1)`.
     pub fn value(&mut self, heaps: &[u32], twos: u32, ones: u32) -> u32 {
         let mut key: Vec<u32> = heaps.iter().copied().filter(|&h| h > 0).collect();

@@ -7,6 +7,7 @@
 use std::collections::HashMap;
 
 use super::genus::{Genus, GenusTooLong};
+use crate::octal::OctalCode;
 
 /// Memoised genera of the positions of a heap game.
 pub struct SumGenera<F> {
@@ -63,6 +64,17 @@ impl<F: Fn(u32) -> Vec<Vec<u32>>> SumGenera<F> {
 
     pub fn is_empty(&self) -> bool {
         self.memo.is_empty()
+    }
+}
+
+/// The moves of a take-and-break code from a heap of `n`, as the heap lists it leaves.
+pub fn code_moves(code: &OctalCode) -> impl Fn(u32) -> Vec<Vec<u32>> + '_ {
+    move |n| {
+        let mut out = Vec::new();
+        code.options(n as usize, &mut |heaps: &[usize]| {
+            out.push(heaps.iter().map(|&h| h as u32).collect());
+        });
+        out
     }
 }
 

@@ -8,7 +8,7 @@ use serde::Serialize;
 
 use super::code::OctalCode;
 use crate::memory::{Budget, OverBudget};
-use crate::misere::sums::{SumGenera, positions_below};
+use crate::misere::sums::{SumGenera, code_moves, positions_below};
 use crate::misere::{GenusTooLong, MisereHeaps};
 
 /// Bytes one memoised position may take: its genus, its heap list and the map's share.
@@ -61,14 +61,7 @@ pub fn describe(
             code.ascii()
         )
     })?;
-    let moves = |n: u32| {
-        let mut out: Vec<Vec<u32>> = Vec::new();
-        code.options(n as usize, &mut |heaps: &[usize]| {
-            out.push(heaps.iter().map(|&h| h as u32).collect());
-        });
-        out
-    };
-    let mut sums = SumGenera::new(moves);
+    let mut sums = SumGenera::new(code_moves(code));
     let mut genera = Vec::with_capacity(len);
     for n in 0..len {
         let genus = sums
