@@ -119,10 +119,25 @@ fn seq_under_misere_play() {
         &["sub", "seq", "2,3", "--play", "sideways"],
         "possible values: normal, misere",
     );
-    refused(
-        &["sub", "seq", "--all-but", "2,3", "--play", "misere"],
-        "misère play of the infinite set",
+    // An infinite set: CGSuite's misère values of all-but {2,3,7}.
+    let o = run(&[
+        "sub",
+        "seq",
+        "--all-but",
+        "2,3,7",
+        "--play",
+        "misere",
+        "--len",
+        "12",
+        "--format",
+        "json",
+    ]);
+    let json: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(
+        json["misere_values"],
+        serde_json::json!([1, 0, 1, 0, 2, 3, 2, 3, 4, 5, 4, 5])
     );
+    assert_eq!(json["certified"], false);
     // Positions of several heaps: misère Nim on {2,3,7}'s values 2, 0, 2 (a P-position).
     let o = run(&[
         "sub", "value", "2,3,7", "4,5,9", "--play", "misere", "--format", "json",

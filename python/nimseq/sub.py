@@ -49,7 +49,7 @@ def values(
         mem_budget: most memory the values may take, bytes or a size such as "16G"
             [default: half the machine's memory].
         play: "normal", or "misere" for the misère values G-(0), ..., G-(n-1) (the player
-            who makes the last move loses; a finite set only; docs/misere.md).
+            who makes the last move loses; docs/misere.md).
 
     Returns:
         A NumPy array of the values in the smallest unsigned type that holds them (``uint8``

@@ -39,7 +39,7 @@ fn octal_values<'py>(
     let budget = budget(mem_budget)?;
     if misere(play)? {
         let values = run(py, |_| {
-            Ok(octal_misere::describe(&code, n, budget)?
+            Ok(octal_misere::describe(&code, n, n, budget)?
                 .heaps
                 .misere_values)
         })?;

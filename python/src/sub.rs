@@ -45,12 +45,17 @@ fn sub_values<'py>(
     let infinite = moves
         .trim_start()
         .starts_with(|c: char| c.is_ascii_alphabetic());
+    if misere(play)? && infinite {
+        let set: InfiniteSet = moves.parse().map_err(|e: SetError| refuse(e.0))?;
+        let values = run(py, |_| {
+            Ok(infinite::describe_misere(&set, n, n, budget)?
+                .heaps
+                .misere_values)
+        })?;
+        let max = values.iter().copied().max().unwrap_or(0);
+        return Ok(narrow(py, values, max));
+    }
     if misere(play)? {
-        if infinite {
-            return Err(refuse(format!(
-                "misère play of the infinite set {moves} is not supported: give a finite set"
-            )));
-        }
         let set = ruleset(moves)?;
         let values = run(py, |_| {
             budget.check(misere::memory(n, n), || format!("{n} genera of {set}"))?;

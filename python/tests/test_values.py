@@ -31,7 +31,7 @@ def test_sub_values_equal_the_cli(cli, rng):
 
 def test_misere_values_equal_the_cli(cli, rng):
     """play="misere": the misère values of random finite sets and of Kayles equal the command
-    line's; CGSuite's values for {2,3,7}; unknown plays and infinite sets are refused."""
+    line's; CGSuite's values for {2,3,7} and all-but {2,3,7}; an unknown play is refused."""
     assert nimseq.sub.values([2, 3, 7], 10, play="misere").tolist() == [1, 1, 0, 0, 2, 1, 1, 0, 0, 2]
     for _ in range(10):
         moves = sorted(rng.sample(range(1, 40), rng.randint(1, 5)))
@@ -45,8 +45,8 @@ def test_misere_values_equal_the_cli(cli, rng):
     assert nimseq.octal.values("0.77", 30, play="misere").tolist() == want["misere_values"]
     with pytest.raises(ValueError, match="play must be"):
         nimseq.sub.values([1, 2], 5, play="sideways")
-    with pytest.raises(ValueError, match="infinite set"):
-        nimseq.sub.values("squares", 5, play="misere")
+    # An infinite set: CGSuite's misère values of all-but {2,3,7}.
+    assert nimseq.sub.values(all_but=[2, 3, 7], n=8, play="misere").tolist() == [1, 0, 1, 0, 2, 3, 2, 3]
 
 
 def test_infinite_sets_equal_the_cli(cli, rng):

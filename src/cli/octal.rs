@@ -19,7 +19,8 @@ use nimseq::position;
 pub fn run(command: OctalCommand) -> Result<()> {
     match command {
         OctalCommand::Seq(args) if args.play == Play::Misere => {
-            let report = misere::describe(&args.code, args.len, args.memory.budget())?;
+            let report =
+                misere::describe(&args.code, args.len, args.max_len, args.memory.budget())?;
             print::sequence(&report, &report.heaps.misere_values, args.format)
         }
         OctalCommand::Seq(args) => {

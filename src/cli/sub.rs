@@ -48,9 +48,9 @@ pub fn run(command: SubCommand) -> Result<()> {
             let set = match set {
                 SeqSet::Finite(set) => set,
                 SeqSet::Infinite(set) if args.play == Play::Misere => {
-                    bail!(InputError(format!(
-                        "misère play of the infinite set {set} is not supported: give a finite set"
-                    )))
+                    let max_len = args.max_len.unwrap_or(INFINITE_MAX_LEN);
+                    let report = infinite::describe_misere(&set, args.len, max_len, budget)?;
+                    return print::sequence(&report, &report.heaps.misere_values, args.format);
                 }
                 SeqSet::Infinite(set) => {
                     let max_len = args.max_len.unwrap_or(INFINITE_MAX_LEN);

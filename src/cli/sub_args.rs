@@ -108,8 +108,8 @@ pub struct SeqArgs {
     /// b-file.
     #[arg(long, value_enum, default_value_t = SequenceFormat::Text)]
     pub format: SequenceFormat,
-    /// Normal play, or misère (the last player to move loses): misère values, genera and the
-    /// genus period (a finite set; --max-len defaults to 2^22 there).
+    /// Normal play, or misère (the last player to move loses): misère values, genera and, for
+    /// a finite set, the genus period (--max-len defaults to 2^22 there).
     #[arg(long, value_enum, default_value_t = Play::Normal)]
     pub play: Play,
 }

@@ -70,14 +70,30 @@ impl Seen {
 impl Genus {
     /// The genus of the game with no move (`*0`): `0^120`.
     pub fn zero() -> Self {
-        let mut sup = [0; MAX_SUP];
-        sup[..3].copy_from_slice(&[1, 2, 0]);
-        Genus {
-            g: 0,
-            sup,
-            len: 3,
-            nim_heap: true,
+        Self::nim_heap(0).expect("*0 has a genus")
+    }
+
+    /// The genus of the nim heap `*g`: `0^120`, `1^031`, else `g^(g, g xor 2)`.
+    pub fn nim_heap(g: u32) -> Result<Self, GenusTooLong> {
+        if g <= 1 {
+            let mut sup = [0; MAX_SUP];
+            sup[..3].copy_from_slice(&[1 - g as u16, 2 + g as u16, g as u16]);
+            return Ok(Genus {
+                g,
+                sup,
+                len: 3,
+                nim_heap: true,
+            });
         }
+        let d = u16::try_from(g).map_err(|_| GenusTooLong)?;
+        let mut sup = [0; MAX_SUP];
+        sup[..2].copy_from_slice(&[d, d ^ 2]);
+        Ok(Genus {
+            g,
+            sup,
+            len: 2,
+            nim_heap: true,
+        })
     }
 
     /// The genus of a game whose options have the genera `options` (any order, repeats
@@ -211,6 +227,10 @@ mod tests {
         let h = heaps(12);
         assert_eq!(h[0].superscript(), &[1, 2, 0]);
         assert_eq!(h[1].superscript(), &[0, 3, 1]);
+        for (n, heap) in h.iter().enumerate() {
+            assert_eq!(Genus::nim_heap(n as u32), Ok(*heap), "*{n}");
+        }
+        assert_eq!(Genus::nim_heap(1 << 16), Err(GenusTooLong));
         for (n, heap) in h.iter().enumerate().skip(2) {
             let n16 = n as u16;
             assert_eq!(heap.superscript(), &[n16, n16 ^ 2], "*{n}");

@@ -7,9 +7,11 @@ use std::fmt;
 use serde::Serialize;
 
 use super::code::OctalCode;
+use super::seq::{look_lengths, window};
 use crate::memory::{Budget, OverBudget};
 use crate::misere::sums::{SumGenera, code_moves, positions_below};
-use crate::misere::{GenusTooLong, MisereHeaps};
+use crate::misere::{Genus, GenusTooLong, MisereHeaps};
+use crate::period::certify_windowed;
 
 /// Bytes one memoised position may take: its genus, its heap list and the map's share.
 const POSITION_BYTES: u64 = 160;
@@ -20,6 +22,12 @@ pub struct OctalMisereReport {
     pub code: String,
     #[serde(flatten)]
     pub heaps: MisereHeaps,
+    /// Whether every move leaves at most one heap (then a genus period is looked for).
+    #[serde(skip)]
+    pub one_heap: bool,
+    /// The genus period and its window, when one was proved (`null` otherwise, and always for a
+    /// code that splits heaps, whose genus period is not looked for).
+    pub certificate: Option<GenusCertificate>,
     /// Sums of heaps whose genus was computed on the way.
     pub positions: usize,
 }
@@ -49,45 +57,114 @@ pub fn memory(code: &OctalCode, len: usize) -> u64 {
 }
 
 /// The misère values and genera of the heaps `0..len` of `code`, refused first if the sums they
-/// reach may not fit `budget`.
+/// reach may not fit `budget`. For a code whose moves leave at most one heap, also the genus
+/// period, looked for as `octal seq` looks for the normal one, within `max_len` heaps.
 pub fn describe(
     code: &OctalCode,
     len: usize,
+    max_len: usize,
     budget: Budget,
 ) -> Result<OctalMisereReport, OctalMisereError> {
-    budget.check(memory(code, len), || {
+    let one_heap = code.max_heaps() <= 1;
+    let reach = if one_heap { len.max(max_len) } else { len };
+    budget.check(memory(code, reach), || {
         format!(
-            "the misère genera of {} for --len {len} (every sum of heaps below {len})",
+            "the misère genera of {} for --len {len} (every sum of heaps below {reach})",
             code.ascii()
         )
     })?;
     let mut sums = SumGenera::new(code_moves(code));
     let mut genera = Vec::with_capacity(len);
-    for n in 0..len {
-        let genus = sums
-            .genus(&[n as u32])
-            .map_err(|source| OctalMisereError::GenusTooLong {
-                code: code.ascii(),
-                heap: n,
-                source,
-            })?;
-        genera.push(genus);
+    let mut extend = |genera: &mut Vec<Genus>, to: usize| {
+        for n in genera.len()..to {
+            let genus =
+                sums.genus(&[n as u32])
+                    .map_err(|source| OctalMisereError::GenusTooLong {
+                        code: code.ascii(),
+                        heap: n,
+                        source,
+                    })?;
+            genera.push(genus);
+        }
+        Ok::<_, OctalMisereError>(())
+    };
+    let mut certificate = None;
+    if one_heap {
+        let window = window(code);
+        for at in look_lengths(code, max_len) {
+            extend(&mut genera, at)?;
+            if let Some(proof) = certify_windowed(&genera[..], window) {
+                let minus: Vec<u32> = genera.iter().map(Genus::minus).collect();
+                let values = certify_windowed(&minus[..], window)
+                    .expect("the genus window proves the misère values' period");
+                certificate = Some(GenusCertificate {
+                    period: proof.period,
+                    preperiod: proof.preperiod,
+                    misere_period: values.period,
+                    misere_preperiod: values.preperiod,
+                    from: proof.preperiod,
+                    to: window.end(proof.preperiod, proof.period),
+                    checked_len: at,
+                    window: window.name(),
+                });
+                break;
+            }
+        }
     }
+    extend(&mut genera, len)?;
     Ok(OctalMisereReport {
         code: code.to_string(),
-        heaps: MisereHeaps::new(&genera),
+        heaps: MisereHeaps::new(&genera[..len]),
+        one_heap,
+        certificate,
         positions: sums.len(),
     })
+}
+
+/// The genus period of a code whose moves leave at most one heap, proved by the window of
+/// docs/octal.md ("Periods with a certificate": a heap's genus, as its value, is one function
+/// of the `t` genera before it); the misère values' own least period from the same window.
+#[derive(Clone, Debug, Serialize)]
+pub struct GenusCertificate {
+    pub period: usize,
+    pub preperiod: usize,
+    pub misere_period: usize,
+    pub misere_preperiod: usize,
+    /// `genus(n + period) = genus(n)` checked for `n` in `[from, to)`.
+    pub from: usize,
+    pub to: usize,
+    pub checked_len: usize,
+    /// `last-t`.
+    pub window: &'static str,
 }
 
 impl fmt::Display for OctalMisereReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(f, "game         {}", self.code)?;
         write!(f, "{}", self.heaps)?;
+        if !self.one_heap {
+            return write!(
+                f,
+                "sums         {} positions searched (every sum the heaps reach; no period is looked for)",
+                self.positions
+            );
+        }
+        let Some(c) = &self.certificate else {
+            return write!(
+                f,
+                "period       none certified within genus(0..{})",
+                self.positions
+            );
+        };
+        writeln!(
+            f,
+            "period       {}, pre-period {} (genus); misère values: period {}, pre-period {}",
+            c.period, c.preperiod, c.misere_period, c.misere_preperiod
+        )?;
         write!(
             f,
-            "sums         {} positions searched (every sum the heaps reach; no period is looked for)",
-            self.positions
+            "certificate  genus(n+{}) = genus(n) for n in [{}, {}), checked within genus(0..{}) (window {})",
+            c.period, c.from, c.to, c.checked_len, c.window
         )
     }
 }
@@ -128,6 +205,69 @@ mod tests {
             .collect()
     }
 
+    /// Random codes of 1 to 4 digits 0-3 (moves that leave at most one heap), fresh seed: every
+    /// genus digit of the first heaps equals the game tree's, and the certified genus period
+    /// holds on twice as many heaps past the prefix that proved it.
+    #[test]
+    fn one_heap_codes_equal_the_brute_force_and_keep_their_period() {
+        use crate::misere::brute::MisereBrute;
+        use rand::{Rng, SeedableRng, rngs::StdRng};
+        let seed = crate::test_seed();
+        let mut rng = StdRng::seed_from_u64(seed);
+        let mut certified = 0;
+        for _ in 0..30 {
+            let digits: String = (0..rng.random_range(1..=4))
+                .map(|_| char::from(b'0' + rng.random_range(0..4u8)))
+                .collect();
+            let Ok(code) = format!("0.{digits}").parse::<OctalCode>() else {
+                continue; // no move at all
+            };
+            let r = describe(&code, 40, 1 << 12, Budget::new(1 << 30)).unwrap();
+            let mut brute = MisereBrute::new(code_moves(&code));
+            let mut sums = SumGenera::new(code_moves(&code));
+            for n in 0..40u32 {
+                let genus = sums.genus(&[n]).unwrap();
+                assert_eq!(genus.to_string(), r.heaps.genus[n as usize]);
+                for k in 0..genus.superscript().len() + 2 {
+                    let want = brute.value(&[n], k as u32, 0);
+                    assert_eq!(
+                        u32::from(genus.digit(k)),
+                        want,
+                        "{code} heap {n} (seed {seed})"
+                    );
+                }
+            }
+            let Some(c) = r.certificate else { continue };
+            certified += 1;
+            let far = 3 * c.checked_len;
+            let genera: Vec<Genus> = (0..far as u32).map(|n| sums.genus(&[n]).unwrap()).collect();
+            for n in c.preperiod..far - c.period {
+                assert_eq!(
+                    genera[n],
+                    genera[n + c.period],
+                    "{code} heap {n} (seed {seed})"
+                );
+            }
+            let minus: Vec<u32> = genera.iter().map(Genus::minus).collect();
+            for n in c.misere_preperiod..far - c.misere_period {
+                assert_eq!(
+                    minus[n],
+                    minus[n + c.misere_period],
+                    "{code} heap {n} (seed {seed})"
+                );
+            }
+            if c.preperiod > 0 {
+                let q = c.preperiod - 1;
+                assert_ne!(
+                    genera[q],
+                    genera[q + c.period],
+                    "{code}: pre-period not least"
+                );
+            }
+        }
+        assert!(certified > 10, "{certified} (seed {seed})");
+    }
+
     /// CGSuite's test suite (GameHeapTest.scala), heaps 0..20: misère values and genera of
     /// Kayles, Dawson's Kayles, Grundy's game and 0.3F. The genera are compared digit by digit
     /// (CGSuite shortens tame and restive genera to one digit, as nimseq does not), and as
@@ -158,7 +298,7 @@ mod tests {
         ];
         for (code, misere, genus) in cases {
             let parsed: OctalCode = code.parse().unwrap();
-            let r = describe(&parsed, 21, Budget::new(1 << 30)).unwrap();
+            let r = describe(&parsed, 21, 1 << 12, Budget::new(1 << 30)).unwrap();
             let list: Vec<String> = r.heaps.misere_values.iter().map(u32::to_string).collect();
             assert_eq!(list.join(","), misere, "{code}");
             // CGSuite's list, split at the commas outside parentheses.

@@ -10,8 +10,10 @@ use std::str::FromStr;
 
 use serde::Serialize;
 
+use super::misere::MisereError;
 use crate::memory::{Budget, OverBudget};
 use crate::mex::MexSet;
+use crate::misere::{Genus, MisereHeaps};
 use crate::period::{Arithmetic, observed_arithmetic};
 
 /// Largest member of an all-but set's exclusions, and largest base of `powers:`.
@@ -222,6 +224,73 @@ pub fn describe(
     })
 }
 
+/// What `nimseq sub seq SET --play misere` shows for an infinite set: each heap is the nim heap
+/// of its normal value under misère play (docs/misere.md, Theorem 6), so the misère values are
+/// the normal ones with 0 and 1 exchanged.
+#[derive(Clone, Debug, Serialize)]
+pub struct InfiniteMisereReport {
+    pub set: String,
+    #[serde(flatten)]
+    pub heaps: MisereHeaps,
+    /// Never: as for the normal values.
+    pub certified: bool,
+    /// The arithmetic period the misère values show over `G-(0..computed)`, not proved.
+    pub observed: Option<Arithmetic>,
+    pub computed: usize,
+}
+
+/// [`describe`] under misère play.
+pub fn describe_misere(
+    set: &InfiniteSet,
+    len: usize,
+    max_len: usize,
+    budget: Budget,
+) -> Result<InfiniteMisereReport, MisereError> {
+    let computed = max_len.max(len);
+    budget.check(memory(computed).saturating_mul(2), || {
+        format!("{computed} misère values of {set}")
+    })?;
+    let g = values(set, computed, budget)?;
+    let genera = g[..len]
+        .iter()
+        .enumerate()
+        .map(|(heap, &v)| {
+            Genus::nim_heap(v).map_err(|source| MisereError::GenusTooLong {
+                set: set.to_string(),
+                heap,
+                source,
+            })
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let exchanged: Vec<u32> = g.iter().map(|&v| if v <= 1 { 1 - v } else { v }).collect();
+    Ok(InfiniteMisereReport {
+        set: set.to_string(),
+        heaps: MisereHeaps::new(&genera),
+        certified: false,
+        observed: observed_arithmetic(&exchanged),
+        computed,
+    })
+}
+
+impl fmt::Display for InfiniteMisereReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "set          {}", self.set)?;
+        write!(f, "{}", self.heaps)?;
+        match self.observed {
+            Some(a) => write!(
+                f,
+                "observed     {a} over G-(0..{}), not proved",
+                self.computed
+            ),
+            None => write!(
+                f,
+                "observed     no arithmetic period over G-(0..{})",
+                self.computed
+            ),
+        }
+    }
+}
+
 impl fmt::Display for InfiniteReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(f, "set          {}", self.set)?;
@@ -253,7 +322,63 @@ mod tests {
     /// Written from the rule alone: the options of `n` are `G(n - s)` for every member `s <=
     /// n`, membership tested one number at a time; the mex by search.
     fn plain(set: &InfiniteSet, len: usize) -> Vec<u32> {
-        let member = |s: usize| match set {
+        let member = |s: usize| normal_member(set, s);
+        let mut g: Vec<u32> = Vec::new();
+        for n in 0..len {
+            let options: Vec<u32> = (1..=n).filter(|&s| member(s)).map(|s| g[n - s]).collect();
+            g.push((0..).find(|v| !options.contains(v)).unwrap());
+        }
+        g
+    }
+
+    /// Misère play: CGSuite's values for all-but {2,3,7} (GameHeapTest.scala), and every named
+    /// set and a random all-but set against the game tree searched from the rules.
+    #[test]
+    fn misere_values_of_infinite_sets() {
+        use crate::misere::brute::MisereBrute;
+        use rand::{Rng, SeedableRng};
+        let set = InfiniteSet::all_but("2,3,7").unwrap();
+        let r = describe_misere(&set, 21, 1024, Budget::UNLIMITED).unwrap();
+        assert_eq!(
+            r.heaps.misere_values,
+            [
+                1, 0, 1, 0, 2, 3, 2, 3, 4, 5, 4, 5, 6, 7, 6, 7, 8, 9, 8, 9, 10
+            ]
+        );
+        assert_eq!(r.heaps.genus[..5].join(","), "0,1,0,1,2");
+        let seed = crate::test_seed();
+        let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+        let excluded: Vec<String> = (0..rng.random_range(1..=3))
+            .map(|_| rng.random_range(1..=12).to_string())
+            .collect();
+        let random = InfiniteSet::all_but(&excluded.join(",")).unwrap();
+        for set in [
+            InfiniteSet::Squares,
+            InfiniteSet::Primes,
+            InfiniteSet::Powers(2),
+            random,
+        ] {
+            let moves = |n: u32| -> Vec<Vec<u32>> {
+                (1..=n)
+                    .filter(|&s| normal_member(&set, s as usize))
+                    .map(|s| vec![n - s])
+                    .collect()
+            };
+            let mut brute = MisereBrute::new(moves);
+            let r = describe_misere(&set, 30, 30, Budget::UNLIMITED).unwrap();
+            for n in 0..30u32 {
+                assert_eq!(
+                    r.heaps.misere_values[n as usize],
+                    brute.value(&[n], 0, 0),
+                    "{set}, heap {n} (seed {seed})"
+                );
+            }
+        }
+    }
+
+    /// Whether `s` is a move of `set`, by its definition.
+    fn normal_member(set: &InfiniteSet, s: usize) -> bool {
+        match set {
             InfiniteSet::AllBut(xs) => !xs.contains(&s),
             InfiniteSet::Squares => (1..=s).take_while(|k| k * k <= s).any(|k| k * k == s),
             InfiniteSet::Powers(b) => {
@@ -269,13 +394,7 @@ mod tests {
                         .take_while(|d| d * d <= s)
                         .all(|d| !s.is_multiple_of(d))
             }
-        };
-        let mut g: Vec<u32> = Vec::new();
-        for n in 0..len {
-            let options: Vec<u32> = (1..=n).filter(|&s| member(s)).map(|s| g[n - s]).collect();
-            g.push((0..).find(|v| !options.contains(v)).unwrap());
         }
-        g
     }
 
     /// The fast paths equal the plain rule on the named sets and on random all-but sets

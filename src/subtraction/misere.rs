@@ -55,7 +55,7 @@ pub enum MisereError {
     OverBudget(#[from] OverBudget),
     #[error("{set}, heap {heap}: {source}")]
     GenusTooLong {
-        set: Ruleset,
+        set: String,
         heap: usize,
         source: GenusTooLong,
     },
@@ -89,7 +89,7 @@ impl Genera {
             );
             let genus =
                 Genus::from_options(&options).map_err(|source| MisereError::GenusTooLong {
-                    set: self.set.clone(),
+                    set: self.set.to_string(),
                     heap: x,
                     source,
                 })?;
