@@ -33,7 +33,7 @@ const FINITE_MAX_LEN: usize = 1 << 26;
 const INFINITE_MAX_LEN: usize = 1 << 16;
 
 /// Genera a finite set's misère period is looked for in, unless --max-len says (a genus takes
-/// 56 bytes: 235 MB).
+/// 56 bytes, 64 with its value and outcome: 268 MB).
 const MISERE_MAX_LEN: usize = 1 << 22;
 
 pub fn run(command: SubCommand) -> Result<()> {
@@ -128,7 +128,6 @@ pub fn run(command: SubCommand) -> Result<()> {
     }
 }
 
-/// Checked scan options from the flags, the rows going to `output`.
 /// The sets a scan's flags ask for, checked.
 fn set_filter(args: &ScanArgs) -> Result<SetFilter> {
     let filter = SetFilter {
@@ -146,6 +145,7 @@ fn set_filter(args: &ScanArgs) -> Result<SetFilter> {
     Ok(filter)
 }
 
+/// Checked scan options from the flags, the rows going to `output`.
 fn scan_options(args: &ScanArgs, output: ScanOutput) -> Result<ScanOptions> {
     let filter = set_filter(args)?;
     check_theory(&filter, args.theory)?;

@@ -253,7 +253,7 @@ pub struct SurveyArgs {
     #[arg(long)]
     pub json: Option<PathBuf>,
     /// Normal play, or misère: how each set's misère periods and P-positions compare with its
-    /// normal-play ones (docs/misere.md; no rows, no --theory).
+    /// normal-play ones (docs/misere.md; on the CPU, no rows, no --theory).
     #[arg(long, value_enum, default_value_t = Play::Normal)]
     pub play: Play,
 }

@@ -119,11 +119,12 @@ impl Genera {
     }
 }
 
-/// Bytes [`describe`] may take: a genus per position searched, and the strings shown.
+/// Bytes [`describe`] may take: a genus per position searched and its misère value and outcome
+/// while the period is proved, and the strings shown.
 pub fn memory(len: usize, max_len: usize) -> u64 {
     let genus = std::mem::size_of::<Genus>() as u64;
     (len.max(max_len) as u64)
-        .saturating_mul(genus + 2)
+        .saturating_mul(genus + 8)
         .saturating_add((len as u64).saturating_mul(4 + 4 + 8 + 48))
 }
 
