@@ -1,6 +1,6 @@
 //! Every set of a scan under misère play (`nimseq sub survey --play misere`): how the misère
-//! periods compare with the normal-play ones (docs/misere.md, "Subtraction sets under misère
-//! play").
+//! periods compare with the normal-play ones (docs/misere.md, "Every set: sub survey --play
+//! misere").
 //!
 //! Each set is solved in normal play by the fast path, and its values are checked over one
 //! period past the window for the condition that makes every heap a nim heap under misère play
@@ -74,27 +74,29 @@ pub fn both_plays(
             .iter()
             .any(|&m| m as usize <= x && g[x - m as usize] <= 1)
     });
-    let (misere, misere_values) = if nim_heaps {
-        let swapped: Vec<u32> = g.iter().map(|&v| if v <= 1 { 1 - v } else { v }).collect();
-        (normal, swapped)
+    let (misere, misere_outcomes, moved_up) = if nim_heaps {
+        // The misère values are the normal ones with 0 and 1 exchanged: the same periods, and
+        // the misère P-positions are the heaps of value 1.
+        let p_positions: Vec<bool> = g.iter().map(|&v| v == 1).collect();
+        let outcomes = certify(&p_positions[..], c, [s.period], false)
+            .expect("the values' window proves their period for the outcomes");
+        // Both sequences repeat with period p past q + a, so [0, n) shows the whole relation.
+        let moved_up = (0..n).all(|x| p_positions[x] == (x >= a && g[x - a] == 0));
+        (normal, outcomes, Some(moved_up))
     } else {
-        let mut genera = Genera::new(set);
-        let (Some(proof), _) = genera.certify(max_len)? else {
+        let (Some(proof), _) = Genera::new(set).certify(max_len)? else {
             return Ok(Err(Unsettled));
         };
         let misere = Period {
-            period: proof.period,
-            preperiod: proof.preperiod,
+            period: proof.misere_period,
+            preperiod: proof.misere_preperiod,
         };
-        let len = n.max(misere.preperiod + misere.period + c + a);
-        let values = genera.extend(len)?.iter().map(|g| g.minus()).collect();
-        (misere, values)
+        let outcomes = Period {
+            period: proof.outcome_period,
+            preperiod: proof.outcome_preperiod,
+        };
+        (misere, outcomes, None)
     };
-    let p_positions: Vec<bool> = misere_values.iter().map(|&v| v == 0).collect();
-    let misere_outcomes = certify(&p_positions[..], c, [misere.period], false)
-        .expect("the misère values' window proves their period for the outcomes");
-    // Both sequences repeat with period p past q + a, so [0, n) shows the whole relation.
-    let moved_up = nim_heaps.then(|| (0..n).all(|x| p_positions[x] == (x >= a && g[x - a] == 0)));
     Ok(Ok(BothPlays {
         normal,
         normal_outcomes,
