@@ -34,6 +34,12 @@ pub struct Genus {
 )]
 pub struct GenusTooLong;
 
+/// `G-(*g)`, the misère value of the nim heap `*g`: `g` itself, but 0 and 1 exchanged (and of
+/// any heap of a subtraction game of normal value `g`, docs/misere.md, Theorem 6).
+pub fn nim_heap_minus(g: u32) -> u32 {
+    if g <= 1 { 1 - g } else { g }
+}
+
 /// The least value not in the set of `bits` (values below 64) and `more`.
 fn mex(bits: u64, more: &[u32]) -> u32 {
     let mut v = bits.trailing_ones();
@@ -145,10 +151,9 @@ impl Genus {
             return Err(GenusTooLong);
         }
         let gamma0 = digits[0];
-        // Options all nim heaps: the game is the nim heap *g exactly when G- is what *g has,
-        // g itself for g >= 2 and 1 - g for g <= 1 (docs/misere.md, "Nim heaps").
-        let nim_heap = options.iter().all(|o| o.nim_heap)
-            && if g >= 2 { gamma0 == g } else { gamma0 == 1 - g };
+        // Options all nim heaps: the game is the nim heap *g exactly when G- is what *g has
+        // (docs/misere.md, "Nim heaps").
+        let nim_heap = options.iter().all(|o| o.nim_heap) && gamma0 == nim_heap_minus(g);
         Ok(Genus {
             g,
             sup,

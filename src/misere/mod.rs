@@ -13,5 +13,5 @@ pub mod heaps;
 pub mod position;
 pub mod sums;
 
-pub use genus::{Genus, GenusTooLong};
+pub use genus::{Genus, GenusTooLong, nim_heap_minus};
 pub use heaps::MisereHeaps;

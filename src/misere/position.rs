@@ -13,6 +13,7 @@ use std::fmt;
 
 use serde::Serialize;
 
+use super::genus::nim_heap_minus;
 use super::sums::{SumGenera, code_moves, positions_below};
 use crate::memory::Budget;
 use crate::octal::OctalCode;
@@ -97,11 +98,10 @@ pub fn subtraction(
     budget: Budget,
 ) -> anyhow::Result<MiserePositionReport> {
     let g = subtraction_values(set, heaps, budget)?;
-    let exchanged = |v: u32| if v <= 1 { 1 - v } else { v };
     MiserePositionReport::new(
         set.to_string(),
         heaps,
-        heaps.iter().map(|&h| exchanged(g[h])).collect(),
+        heaps.iter().map(|&h| nim_heap_minus(g[h])).collect(),
         subtraction_options(set),
         |position| Ok(misere_nim_p(position.iter().map(|&h| g[h]))),
     )

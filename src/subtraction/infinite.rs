@@ -13,7 +13,7 @@ use serde::Serialize;
 use super::misere::MisereError;
 use crate::memory::{Budget, OverBudget};
 use crate::mex::MexSet;
-use crate::misere::{Genus, MisereHeaps};
+use crate::misere::{Genus, MisereHeaps, nim_heap_minus};
 use crate::period::{Arithmetic, observed_arithmetic};
 
 /// Largest member of an all-but set's exclusions, and largest base of `powers:`.
@@ -262,7 +262,7 @@ pub fn describe_misere(
             })
         })
         .collect::<Result<Vec<_>, _>>()?;
-    let exchanged: Vec<u32> = g.iter().map(|&v| if v <= 1 { 1 - v } else { v }).collect();
+    let exchanged: Vec<u32> = g.iter().map(|&v| nim_heap_minus(v)).collect();
     Ok(InfiniteMisereReport {
         set: set.to_string(),
         heaps: MisereHeaps::new(&genera),
