@@ -17,6 +17,15 @@ pub fn write_png(canvas: &Canvas, path: &Path) -> Result<()> {
         .map_err(|e| InputError(format!("cannot write '{}': {e}", path.display())).into())
 }
 
+/// Writes `value` as pretty JSON to `path` (a survey's `--json`); an unwritable path is the
+/// user's to fix.
+pub fn write_json(value: &impl serde::Serialize, path: &Path) -> Result<()> {
+    let file = std::fs::File::create(path)
+        .map_err(|e| InputError(format!("cannot write '{}': {e}", path.display())))?;
+    serde_json::to_writer_pretty(io::BufWriter::new(file), value)?;
+    Ok(())
+}
+
 /// Prints a report as text or as one line of JSON.
 pub fn report(
     report: &(impl std::fmt::Display + serde::Serialize),

@@ -239,9 +239,7 @@ fn misere_survey(args: SurveyArgs) -> Result<()> {
     let report = misere_survey::survey(&filter, MISERE_MAX_LEN)?;
     print::report(&report, args.format)?;
     if let Some(path) = &args.json {
-        let file = std::fs::File::create(path)
-            .map_err(|e| InputError(format!("cannot write '{}': {e}", path.display())))?;
-        serde_json::to_writer_pretty(io::BufWriter::new(file), &report)?;
+        print::write_json(&report, path)?;
     }
     Ok(())
 }
@@ -255,9 +253,7 @@ pub fn write_survey(
 ) -> Result<()> {
     print::report(survey, format)?;
     if let Some(path) = json {
-        let file = std::fs::File::create(path)
-            .map_err(|e| InputError(format!("cannot write '{}': {e}", path.display())))?;
-        serde_json::to_writer_pretty(io::BufWriter::new(file), survey)?;
+        print::write_json(survey, path)?;
     }
     if survey.bugs() > 0 {
         bail!(
