@@ -8,6 +8,7 @@ use crate::gpu::GpuError;
 use crate::kcross::table::TableError;
 use crate::memory::OverBudget;
 use crate::octal::misere::OctalMisereError;
+use crate::octal::quotient::QuotientReportError;
 use crate::octal::scan::ScanError as OctalScanError;
 use crate::octal::seq::OctalError;
 use crate::output::checkpoint::CheckpointError;
@@ -38,6 +39,9 @@ pub fn is_bad_input(e: &anyhow::Error) -> bool {
                 c.downcast_ref::<OctalMisereError>(),
                 Some(OctalMisereError::OverBudget(_))
             )
+            || c
+                .downcast_ref::<QuotientReportError>()
+                .is_some_and(QuotientReportError::is_refusal)
             || matches!(c.downcast_ref::<OctalError>(), Some(OctalError::Checkpoint(e)) if e.is_refusal())
             || matches!(
                 c.downcast_ref::<TableError>(),

@@ -22,6 +22,7 @@ mod imports;
 mod kcross_cli;
 mod kcross_values;
 mod merge_cli;
+mod misere_quotient;
 mod octal;
 mod parsers;
 mod positions;
@@ -44,6 +45,7 @@ fn main() {
         kcross_cli::trials(),
         kcross_values::trials(),
         merge_cli::trials(),
+        misere_quotient::trials(),
         octal::trials(),
         parsers::trials(),
         positions::trials(),

@@ -11,6 +11,7 @@ use super::print;
 use nimseq::backend::choose;
 use nimseq::misere::position as misere_position;
 use nimseq::octal::misere;
+use nimseq::octal::quotient;
 use nimseq::octal::scan::{Backend, OctalScanSummary, ScanOptions};
 use nimseq::octal::seq::{Reach, describe_with_bar, stats_lines};
 use nimseq::output::scan::ScanJob;
@@ -71,6 +72,15 @@ pub fn run(command: OctalCommand) -> Result<()> {
             Ok(args.checkpoint.done()?)
         }
         OctalCommand::Scan(args) => run_scan(args),
+        OctalCommand::Quotient(args) => {
+            let report = quotient::describe(
+                &args.code,
+                args.heap_max as usize,
+                args.max_order,
+                args.memory.budget(),
+            )?;
+            print::report(&report, args.format)
+        }
         OctalCommand::Value(args) => {
             let p = &args.position;
             if p.play == Play::Misere {

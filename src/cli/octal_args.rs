@@ -23,6 +23,9 @@ pub enum OctalCommand {
     /// A position of several heaps: each heap's value, the nim-sum, the outcome and every
     /// winning move.
     Value(OctalValueArgs),
+    /// The misère quotient of the heaps up to --heap-max: its order, P-portion, tame or wild,
+    /// generators and relations, each heap's image (docs/misere.md).
+    Quotient(OctalQuotientArgs),
 }
 
 pub(super) fn parse_code(s: &str) -> Result<OctalCode, String> {
@@ -69,6 +72,24 @@ pub struct OctalValueArgs {
     pub code: OctalCode,
     #[command(flatten)]
     pub position: PositionArgs,
+}
+
+#[derive(Args, Debug)]
+pub struct OctalQuotientArgs {
+    /// The code, as for seq (e.g. 0.77, 0.07, 4!.0).
+    #[arg(value_parser = parse_code, allow_hyphen_values = true)]
+    pub code: OctalCode,
+    /// The largest heap: the quotient is that of every sum of heaps 0..=heap-max.
+    #[arg(long, value_parser = ranged(1..=1 << 20), default_value_t = 40)]
+    pub heap_max: u64,
+    /// Give up when a trial monoid would have more elements than this.
+    #[arg(long, value_parser = ranged(1..=1 << 26), default_value_t = nimseq::octal::quotient::DEFAULT_MAX_ORDER)]
+    pub max_order: u64,
+    #[command(flatten)]
+    pub memory: MemoryArgs,
+    /// Text for reading, or one JSON object.
+    #[arg(long, value_enum, default_value_t = SeqFormat::Text)]
+    pub format: SeqFormat,
 }
 
 #[derive(Args, Debug)]

@@ -6,6 +6,7 @@
 //! * [`fast`]: the rare/common split, exact for any split and fast for a good one.
 //! * [`gpu`]: the scan's codes in lock-step on the GPU, one workgroup each.
 //! * [`lanes`]: its two inner loops, plain and AVX-512.
+//! * [`quotient`]: the misère quotient of a code's heaps, as a report.
 //! * [`pairs`]: the fast path of codes that split a heap in three (hexadecimal digits past 7).
 //! * [`solver`]: whichever of the two suits a code.
 //! * [`row`]: one code's row of a scan, from whichever solver's values.
@@ -19,6 +20,7 @@ pub mod gpu;
 pub mod lanes;
 pub mod misere;
 pub mod pairs;
+pub mod quotient;
 pub mod reference;
 pub mod row;
 pub mod scan;

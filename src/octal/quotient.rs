@@ -1,0 +1,221 @@
+//! `nimseq octal quotient CODE --heap-max N`: the misère quotient of the heaps `0..=N` of a
+//! code ([`crate::misere::quotient`]), as a report: order, P-portion, tame or wild, the
+//! presentation, each heap's image, where the quotient grew and where its images repeat.
+
+use std::fmt;
+
+use serde::Serialize;
+
+use super::code::OctalCode;
+use crate::memory::{Budget, OverBudget};
+use crate::misere::quotient::{Quotient, QuotientError};
+use crate::misere::sums::code_moves;
+
+/// The default bound on a trial monoid's elements (`--max-order`).
+pub const DEFAULT_MAX_ORDER: u64 = 1 << 20;
+
+/// Bytes a trial monoid may take per element (its marks, P-portion and classes), and one
+/// heap's options per pair of heaps they may leave.
+const ELEMENT_BYTES: u64 = 16;
+const OPTION_BYTES: u64 = 48;
+
+/// Everything `octal quotient` shows.
+#[derive(Clone, Debug, Serialize)]
+pub struct QuotientReport {
+    pub code: String,
+    pub heap_max: usize,
+    pub order: usize,
+    pub p_portion: usize,
+    pub tame: bool,
+    /// `{name, heap}`: the generators and the heap each is the image of.
+    pub generators: Vec<Generator>,
+    /// `"left = right"`: the relations, each a least word that is not a normal form.
+    pub relations: Vec<String>,
+    /// The elements of the P-portion, as normal forms.
+    pub p_elements: Vec<String>,
+    /// The pretending function: the image of each heap `0..=heap_max`, as a normal form.
+    pub heaps: Vec<String>,
+    /// The quotient's order once each heap `0..=heap_max` is in.
+    pub orders: Vec<usize>,
+    /// The heaps that changed the quotient.
+    pub expansion_heaps: Vec<usize>,
+    /// The least period of the images, seen over at least two periods before the bound
+    /// (observed, not proved), or `null`.
+    pub period: Option<ObservedPeriod>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Generator {
+    pub name: String,
+    pub heap: usize,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct ObservedPeriod {
+    pub period: usize,
+    pub from: usize,
+    pub proved: bool,
+}
+
+/// Why a quotient report could not be made.
+#[derive(Debug, thiserror::Error)]
+pub enum QuotientReportError {
+    #[error(transparent)]
+    OverBudget(#[from] OverBudget),
+    #[error("{code}: {why}")]
+    Engine { code: String, why: QuotientError },
+}
+
+impl QuotientReportError {
+    /// A trial over `--max-order` is the user's to raise; an engine that gets stuck is not.
+    pub fn is_refusal(&self) -> bool {
+        matches!(
+            self,
+            QuotientReportError::OverBudget(_)
+                | QuotientReportError::Engine {
+                    why: QuotientError::TooLarge { .. },
+                    ..
+                }
+        )
+    }
+}
+
+/// Bytes the quotient of `code` to `heap_max` may take with trials of up to `max_order`
+/// elements: the heaps' options (a move leaves at most `max_heaps` heaps, so a heap has at
+/// most about `n^(max_heaps - 1)` options per digit) and one trial's vectors.
+pub fn memory(code: &OctalCode, heap_max: usize, max_order: u64) -> u64 {
+    let digits = code.digits().len() as u64;
+    let n = heap_max as u64;
+    let per_heap = match code.max_heaps() {
+        0 | 1 => digits,
+        2 => digits.saturating_mul(n / 2 + 1),
+        _ => digits.saturating_mul((n / 2 + 1).saturating_pow(2)),
+    };
+    n.saturating_add(1)
+        .saturating_mul(per_heap)
+        .saturating_mul(OPTION_BYTES)
+        .saturating_add(max_order.saturating_mul(ELEMENT_BYTES))
+}
+
+/// The quotient of the heaps `0..=heap_max` of `code`, refused first if it may not fit
+/// `budget`.
+pub fn describe(
+    code: &OctalCode,
+    heap_max: usize,
+    max_order: u64,
+    budget: Budget,
+) -> Result<QuotientReport, QuotientReportError> {
+    budget.check(memory(code, heap_max, max_order), || {
+        format!(
+            "the misère quotient of {} to --heap-max {heap_max} (trials of up to --max-order \
+             {max_order} elements)",
+            code.ascii()
+        )
+    })?;
+    let q = Quotient::of(code_moves(code), heap_max, max_order).map_err(|why| {
+        QuotientReportError::Engine {
+            code: code.ascii(),
+            why,
+        }
+    })?;
+    let pres = &q.presentation;
+    Ok(QuotientReport {
+        code: code.to_string(),
+        heap_max,
+        order: q.order(),
+        p_portion: q.p_portion(),
+        tame: q.tame,
+        generators: pres
+            .generators
+            .iter()
+            .map(|(name, heap)| Generator {
+                name: name.clone(),
+                heap: *heap,
+            })
+            .collect(),
+        relations: pres.relations.clone(),
+        p_elements: pres
+            .elements
+            .iter()
+            .zip(&q.pretension.p)
+            .filter(|(_, p)| **p)
+            .map(|(e, _)| e.clone())
+            .collect(),
+        heaps: pres.heaps.clone(),
+        orders: q.steps.iter().map(|s| s.order).collect(),
+        expansion_heaps: (0..q.steps.len())
+            .filter(|&h| q.steps[h].expanded)
+            .collect(),
+        period: q.observed_period().map(|(period, from)| ObservedPeriod {
+            period,
+            from,
+            proved: false,
+        }),
+    })
+}
+
+impl fmt::Display for QuotientReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let kind = if self.tame { "tame" } else { "wild" };
+        writeln!(f, "game         {}", self.code)?;
+        writeln!(
+            f,
+            "play         misère (the player who makes the last move loses)"
+        )?;
+        writeln!(f, "heaps        0..={}", self.heap_max)?;
+        writeln!(
+            f,
+            "order        {} (P-portion {}), {kind}",
+            self.order, self.p_portion
+        )?;
+        let gens: Vec<String> = self
+            .generators
+            .iter()
+            .map(|g| format!("{}={}", g.name, g.heap))
+            .collect();
+        writeln!(f, "generators   {} (name=heap)", gens.join(" "))?;
+        write!(f, "relations   ")?;
+        for (i, r) in self.relations.iter().enumerate() {
+            if i > 0 && i % 6 == 0 {
+                write!(f, "\n            ")?;
+            }
+            write!(
+                f,
+                " {r}{}",
+                if i + 1 < self.relations.len() {
+                    ","
+                } else {
+                    ""
+                }
+            )?;
+        }
+        writeln!(f)?;
+        writeln!(f, "P-portion    {}", self.p_elements.join(" "))?;
+        let grew: Vec<String> = self
+            .expansion_heaps
+            .iter()
+            .map(|&h| format!("{h}:{}", self.orders[h]))
+            .collect();
+        writeln!(f, "grew at      {} (heap:order)", grew.join(" "))?;
+        match &self.period {
+            Some(p) => writeln!(
+                f,
+                "period       phi(n+{}) = phi(n) for n in [{}, {}]; observed, not proved",
+                p.period,
+                p.from,
+                self.heap_max - p.period
+            )?,
+            None => writeln!(f, "period       none seen twice within the bound")?,
+        }
+        write!(f, "phi")?;
+        for (row, chunk) in self.heaps.chunks(10).enumerate() {
+            let sep = if row == 0 {
+                "          "
+            } else {
+                "\n             "
+            };
+            write!(f, "{sep}{:>3}+ {}", row * 10, chunk.join(" "))?;
+        }
+        Ok(())
+    }
+}
