@@ -2,6 +2,7 @@
 //! rules (nimseq::misere::brute, which shares no code with the quotient engine), on fixed and
 //! random codes, the published quotient R8 of 0.75, and the command as a user runs it.
 
+use indicatif::ProgressBar;
 use nimseq::misere::brute::MisereBrute;
 use nimseq::misere::quotient::{Quotient, QuotientError};
 use nimseq::misere::sums::code_moves;
@@ -33,7 +34,7 @@ fn predicts_every_sum(code: &OctalCode, q: &Quotient, heap_max: u32, total: u32)
 
 fn quotient(code: &str, heap_max: usize) -> (OctalCode, Quotient) {
     let code: OctalCode = code.parse().unwrap();
-    let q = Quotient::of(code_moves(&code), heap_max, LIMIT).unwrap();
+    let q = Quotient::of(code_moves(&code), heap_max, LIMIT, &ProgressBar::hidden()).unwrap();
     (code, q)
 }
 
@@ -80,7 +81,7 @@ fn random_codes_against_the_game_tree() {
             code.push(char::from(b'0' + rng.random_range(low..=7u8)));
         }
         let parsed: OctalCode = code.parse().unwrap();
-        match Quotient::of(code_moves(&parsed), 12, 1 << 14) {
+        match Quotient::of(code_moves(&parsed), 12, 1 << 14, &ProgressBar::hidden()) {
             Ok(q) => {
                 predicts_every_sum(&parsed, &q, 12, 18);
                 checked += 1;

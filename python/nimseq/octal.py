@@ -2,11 +2,13 @@
 ``4!.0``, hexadecimal codes such as ``0.3F``, ...
 
 The Python face of ``nimseq octal``: :func:`values` (``octal stats``' values), :func:`period`
-(``octal seq``'s certified period) and :func:`scan` (``octal scan``).
+(``octal seq``'s certified period), :func:`scan` (``octal scan``) and :func:`quotient`
+(``octal quotient``, the misère quotient).
 """
 
 from __future__ import annotations
 
+import json
 import operator
 import os
 from dataclasses import dataclass
@@ -19,7 +21,7 @@ from ._position import Heaps, Position, heaps_text, position
 from ._table import ScanSummary, ScanTable
 from .sub import Bytes, _result
 
-__all__ = ["Certificate", "Position", "period", "scan", "value", "values"]
+__all__ = ["Certificate", "Position", "period", "quotient", "scan", "value", "values"]
 
 
 def values(code: str, n: int, *, mem_budget: Bytes = None, play: str = "normal") -> np.ndarray:
@@ -74,6 +76,37 @@ def value(code: str, heaps: Heaps, *, mem_budget: Bytes = None) -> Position:
         (WinningMove(index=1, size=5, to=(1, 3)),)
     """
     return position(_nimseq.octal_value(_code(code), heaps_text(heaps), mem_budget))
+
+
+def quotient(
+    code: str, heap_max: int = 40, *, max_order: int = 1 << 20, mem_budget: Bytes = None
+) -> dict:
+    """The misère quotient of the heaps 0..heap_max of ``code``: ``nimseq octal quotient``.
+
+    Args:
+        code: the code, as for :func:`values` (e.g. "0.77").
+        heap_max: the largest heap.
+        max_order: give up when a trial monoid would have more elements than this.
+        mem_budget: most memory the heaps' options and trials may take [default: half the
+            machine's memory].
+
+    Returns:
+        The report as ``octal quotient --format json`` prints it, a dict: ``order``,
+        ``p_portion``, ``tame``, ``generators`` (``{"name", "heap"}``), ``relations``,
+        ``p_elements``, ``heaps`` (each heap's image as a normal form), ``orders``,
+        ``expansion_heaps`` and ``period`` (observed, or ``None``); docs/misere.md.
+
+    Raises:
+        ValueError: a malformed code, a bound of 0, heaps over ``mem_budget`` or a quotient
+            that outgrows ``max_order``.
+
+    Example::
+
+        >>> q = nimseq.octal.quotient("0.75", 20)
+        >>> q["order"], q["p_portion"], q["relations"]
+        (8, 2, ['a^2 = 1', 'b^3 = b', 'bc = ab', 'c^2 = b^2'])
+    """
+    return json.loads(_nimseq.octal_quotient(_code(code), heap_max, max_order, mem_budget))
 
 
 @dataclass(frozen=True)

@@ -13,6 +13,7 @@ use super::{Bytes, budget, misere, narrow, position_json, refuse, run};
 use nimseq::backend::{BackendChoice, choose};
 use nimseq::octal::OctalCode;
 use nimseq::octal::misere as octal_misere;
+use nimseq::octal::quotient::{self, DEFAULT_MAX_ORDER};
 use nimseq::octal::scan::{
     Backend, MAX_DIGITS, N_MAX_RANGE, OctalScanSummary, ScanOptions, code_count, parse_base,
 };
@@ -192,7 +193,30 @@ fn octal_value(
     })
 }
 
+/// The misère quotient of the heaps up to `heap_max`, as `nimseq octal quotient --format json`
+/// prints it.
+#[pyfunction]
+#[pyo3(signature = (code, heap_max, max_order=DEFAULT_MAX_ORDER, mem_budget=None))]
+fn octal_quotient(
+    py: Python<'_>,
+    code: &str,
+    heap_max: usize,
+    max_order: u64,
+    mem_budget: Option<Bytes>,
+) -> PyResult<String> {
+    let code = self::code(code)?;
+    if heap_max == 0 || max_order == 0 {
+        return Err(refuse("heap_max and max_order must be 1 or more"));
+    }
+    let budget = budget(mem_budget)?;
+    let report = run(py, |_| {
+        Ok(quotient::describe(&code, heap_max, max_order, budget)?)
+    })?;
+    Ok(serde_json::to_string(&report).expect("a report serialises"))
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(octal_quotient, m)?)?;
     m.add_function(wrap_pyfunction!(octal_values, m)?)?;
     m.add_function(wrap_pyfunction!(octal_value, m)?)?;
     m.add_function(wrap_pyfunction!(octal_period, m)?)?;

@@ -49,6 +49,18 @@ def test_misere_values_equal_the_cli(cli, rng):
     assert nimseq.sub.values(all_but=[2, 3, 7], n=8, play="misere").tolist() == [1, 0, 1, 0, 2, 3, 2, 3]
 
 
+def test_quotient_equals_the_cli(cli):
+    """octal.quotient: the report equals ``octal quotient --format json``; 0.75 is R8; a quotient
+    over max_order is refused."""
+    for code, heap_max in [("0.75", 20), ("0.77", 40)]:
+        want = json.loads(cli("octal", "quotient", code, "--heap-max", heap_max, "--format", "json"))
+        assert nimseq.octal.quotient(code, heap_max) == want
+    q = nimseq.octal.quotient("0.75", 20)
+    assert (q["order"], q["p_portion"], q["tame"]) == (8, 2, False)
+    with pytest.raises(ValueError, match="raise max_order"):
+        nimseq.octal.quotient("0.07", 30, max_order=100)
+
+
 def test_infinite_sets_equal_the_cli(cli, rng):
     """Named infinite sets and random all-but sets: the values equal the CLI's CSV rows, and
     subtract-a-square's P-positions begin as OEIS A030193."""

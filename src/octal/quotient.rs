@@ -8,8 +8,10 @@ use serde::Serialize;
 
 use super::code::OctalCode;
 use crate::memory::{Budget, OverBudget};
+use crate::misere::quotient::solve::MAX_QUOTIENT_ORDER;
 use crate::misere::quotient::{Quotient, QuotientError};
 use crate::misere::sums::code_moves;
+use crate::output::progress_bar;
 
 /// The default bound on a trial monoid's elements (`--max-order`).
 pub const DEFAULT_MAX_ORDER: u64 = 1 << 20;
@@ -82,7 +84,8 @@ impl QuotientReportError {
 
 /// Bytes the quotient of `code` to `heap_max` may take with trials of up to `max_order`
 /// elements: the heaps' options (a move leaves at most `max_heaps` heaps, so a heap has at
-/// most about `n^(max_heaps - 1)` options per digit) and one trial's vectors.
+/// most about `n^(max_heaps - 1)` options per digit), one trial's vectors and the largest
+/// quotient table kept.
 pub fn memory(code: &OctalCode, heap_max: usize, max_order: u64) -> u64 {
     let digits = code.digits().len() as u64;
     let n = heap_max as u64;
@@ -91,10 +94,12 @@ pub fn memory(code: &OctalCode, heap_max: usize, max_order: u64) -> u64 {
         2 => digits.saturating_mul(n / 2 + 1),
         _ => digits.saturating_mul((n / 2 + 1).saturating_pow(2)),
     };
+    let table = (MAX_QUOTIENT_ORDER as u64).pow(2) * 4;
     n.saturating_add(1)
         .saturating_mul(per_heap)
         .saturating_mul(OPTION_BYTES)
         .saturating_add(max_order.saturating_mul(ELEMENT_BYTES))
+        .saturating_add(table)
 }
 
 /// The quotient of the heaps `0..=heap_max` of `code`, refused first if it may not fit
@@ -112,11 +117,12 @@ pub fn describe(
             code.ascii()
         )
     })?;
-    let q = Quotient::of(code_moves(code), heap_max, max_order).map_err(|why| {
-        QuotientReportError::Engine {
-            code: code.ascii(),
-            why,
-        }
+    let bar = progress_bar(heap_max as u64, "heaps");
+    let q = Quotient::of(code_moves(code), heap_max, max_order, &bar);
+    bar.finish_and_clear();
+    let q = q.map_err(|why| QuotientReportError::Engine {
+        code: code.ascii(),
+        why,
     })?;
     let pres = &q.presentation;
     Ok(QuotientReport {

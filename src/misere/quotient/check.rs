@@ -1,6 +1,6 @@
 //! Whether a pretension is right: given a monoid `Q`, a P-portion and the image `phi(h)` of
 //! every heap, does every sum of heaps have the outcome its image says? docs/misere.md
-//! ("Misère quotients", Theorem 8) proves that two finite checks decide it:
+//! ("Misère quotients", Theorem 7) proves that two finite checks decide it:
 //!
 //! * the **P-condition**: no sum whose image is in P has an option whose image is in P. The
 //!   options of `X + h` that move in `h` have images `phi(X) * t` for `t` an image of an option
@@ -17,7 +17,7 @@
 use std::cmp::Ordering;
 
 use super::monoid::Monoid;
-use super::walk::{Heaps, Step, cmp_words, walk};
+use super::walk::{Heaps, Step, Visit, cmp_words, walk, walk_with_largest};
 
 /// For each element, the least word reaching it (`None` for an element no sum reaches).
 pub fn least_words<M: Monoid>(m: &M, heaps: &Heaps) -> Vec<Option<Vec<u32>>> {
@@ -80,17 +80,19 @@ pub fn p_failure<M: Monoid>(
     least
 }
 
-/// The least word breaking the N-condition, if one is below `below`.
+/// The least word breaking the N-condition, if one is below `below`; only words holding the
+/// largest heap when `largest_only`.
 pub fn n_failure<M: Monoid>(
     m: &M,
     p: &[bool],
     heaps: &Heaps,
     below: Option<&[u32]>,
+    largest_only: bool,
 ) -> Option<Vec<u32>> {
     // For each element, the option sets of the walked sums that no other walked set is inside.
     let mut least_sets: Vec<Vec<Vec<u32>>> = vec![Vec::new(); m.size()];
     let mut failure = None;
-    walk(m, heaps, &mut |counts, x, moves| {
+    let visit: &mut Visit = &mut |counts, x, moves| {
         if below.is_some_and(|b| cmp_words(counts, b) != Ordering::Less) {
             return Step::Stop;
         }
@@ -108,7 +110,12 @@ pub fn n_failure<M: Monoid>(
             return Step::Stop;
         }
         Step::Go
-    });
+    };
+    if largest_only {
+        walk_with_largest(m, heaps, visit);
+    } else {
+        walk(m, heaps, visit);
+    }
     failure
 }
 
@@ -126,5 +133,18 @@ pub fn least_failure<M: Monoid>(m: &M, p: &[bool], heaps: &Heaps) -> Option<Vec<
     }
     let words = least_words(m, heaps);
     let pf = p_failure(m, p, heaps, &words);
-    n_failure(m, p, heaps, pf.as_deref()).or(pf)
+    n_failure(m, p, heaps, pf.as_deref(), false).or(pf)
+}
+
+/// Whether (`m`, `p`, `heaps`) predicts every sum right, given that it does every sum without
+/// the largest heap `n` (the quotient so far, with `n`'s image an element of it): only the
+/// sums holding `n` are checked. For the P-condition, every element `x` with `n` alone; for
+/// the N-condition, the walk of the words holding `n`.
+pub fn extension_holds<M: Monoid>(m: &M, p: &[bool], heaps: &Heaps) -> bool {
+    let n = heaps.phi.len() - 1;
+    let phi_n = heaps.phi[n];
+    let p_holds = (0..m.size() as u32).all(|x| {
+        !p[m.mul(x, phi_n) as usize] || heaps.moves[n].iter().all(|&t| !p[m.mul(x, t) as usize])
+    });
+    p_holds && n_failure(m, p, heaps, None, true).is_none()
 }

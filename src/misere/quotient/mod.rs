@@ -17,6 +17,7 @@ pub mod walk;
 pub use present::Presentation;
 pub use solve::{HeapStep, Pretension, QuotientError, Solver};
 
+use indicatif::ProgressBar;
 use monoid::Monoid;
 
 /// The quotient of heaps `0..=heap_max` of a game, with what a report shows.
@@ -32,13 +33,14 @@ pub struct Quotient {
 impl Quotient {
     /// The quotient of the heaps up to `heap_max` of the game whose heap of size `n` may
     /// become each heap list of `moves(n)` (every heap smaller than `n`); no trial monoid may
-    /// exceed `limit` elements.
+    /// exceed `limit` elements. `bar` counts the heaps done.
     pub fn of(
         moves: impl Fn(u32) -> Vec<Vec<u32>>,
         heap_max: usize,
         limit: u64,
+        bar: &ProgressBar,
     ) -> Result<Self, QuotientError> {
-        let solver = solve_up_to(&moves, heap_max, limit)?;
+        let solver = solve_up_to(&moves, heap_max, limit, bar)?;
         let tame = is_tame(&solver.current, limit)?;
         Ok(Quotient {
             presentation: Presentation::of(&solver.current, solver.options()),
@@ -71,7 +73,8 @@ impl Quotient {
     }
 
     /// The least period `p` and the least start `q` with `phi(n + p) = phi(n)` for every `n`
-    /// from `q` to the bound, seen over at least two periods: observed, not proved.
+    /// from `q` to the bound, seen over at least two periods and on at least
+    /// [`MIN_PERIOD_SPAN`] heaps: observed, not proved.
     pub fn observed_period(&self) -> Option<(usize, usize)> {
         let phi = &self.pretension.phi;
         let len = phi.len();
@@ -80,20 +83,26 @@ impl Quotient {
             while q > 0 && phi[q - 1] == phi[q - 1 + p] {
                 q -= 1;
             }
-            (q + 2 * p <= len).then_some((p, q))
+            (q + 2 * p <= len && len - p - q >= MIN_PERIOD_SPAN).then_some((p, q))
         })
     }
 }
+
+/// The fewest heaps `n` on which `phi(n + p) = phi(n)` must be seen for a period to be
+/// reported: two equal images in a row are not a period.
+pub const MIN_PERIOD_SPAN: usize = 12;
 
 /// The engine run over heaps `1..=heap_max`.
 fn solve_up_to(
     moves: &impl Fn(u32) -> Vec<Vec<u32>>,
     heap_max: usize,
     limit: u64,
+    bar: &ProgressBar,
 ) -> Result<Solver, QuotientError> {
     let mut solver = Solver::new(limit);
     for n in 1..=heap_max as u32 {
         solver.push(moves(n))?;
+        bar.inc(1);
     }
     Ok(solver)
 }
@@ -117,7 +126,7 @@ fn is_tame(q: &Pretension, limit: u64) -> Result<bool, QuotientError> {
 /// The quotient of the misère Nim heaps below `2^k`.
 fn nim_quotient(k: u32, limit: u64) -> Result<Pretension, QuotientError> {
     let nim = |n: u32| (0..n).map(|h| vec![h]).collect::<Vec<_>>();
-    Ok(solve_up_to(&nim, (1 << k) - 1, limit)?.current)
+    Ok(solve_up_to(&nim, (1 << k) - 1, limit, &ProgressBar::hidden())?.current)
 }
 
 /// Whether some map of `gens` (generating `t`) into `q` extends to an isomorphism of monoids
@@ -233,12 +242,12 @@ mod tests {
     /// order 6 with two P-positions (Plambeck and Siegel, section 3); below 2, order 2.
     #[test]
     fn misere_nim_is_tame() {
-        let q = Quotient::of(nim, 3, LIMIT).unwrap();
+        let q = Quotient::of(nim, 3, LIMIT, &ProgressBar::hidden()).unwrap();
         assert_eq!((q.order(), q.p_portion(), q.tame), (6, 2, true));
         assert_eq!(q.presentation.heaps, ["1", "a", "b", "ab"]);
         assert_eq!(q.presentation.relations, ["a^2 = 1", "b^3 = b"]);
         assert!(check_sums(&q, nim, 3, 14) > 100);
-        let q = Quotient::of(nim, 1, LIMIT).unwrap();
+        let q = Quotient::of(nim, 1, LIMIT, &ProgressBar::hidden()).unwrap();
         assert_eq!((q.order(), q.p_portion(), q.tame), (2, 1, true));
         // T_k has order 2^k + 2 from k = 2 on, and two P-positions.
         for k in 2..=4 {
@@ -253,7 +262,13 @@ mod tests {
     fn octal_quotients_equal_the_game_tree() {
         for (code, heap_max) in [("0.77", 12u32), ("0.07", 14)] {
             let code: OctalCode = code.parse().unwrap();
-            let q = Quotient::of(code_moves(&code), heap_max as usize, LIMIT).unwrap();
+            let q = Quotient::of(
+                code_moves(&code),
+                heap_max as usize,
+                LIMIT,
+                &ProgressBar::hidden(),
+            )
+            .unwrap();
             let checked = check_sums(&q, code_moves(&code), heap_max, 20);
             assert!(checked > 500, "{checked}");
         }

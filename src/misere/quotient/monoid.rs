@@ -165,13 +165,15 @@ pub const MAX_PARTS: usize = 8;
 /// runs over products of generators, the classes are the coarsest partition that separates
 /// `p` from the rest and that multiplying by each generator respects (Moore's refinement).
 /// Returns the quotient table, its P-portion and each element's class (`u32::MAX` for an
-/// element not in `elems`).
+/// element not in `elems`); or, with nothing allocated for it, `Err(order)` when the quotient's
+/// order is over `max_order` (its table takes `4 order^2` bytes).
 pub fn reduce<M: Monoid>(
     monoid: &M,
     elems: &[u32],
     p: &[bool],
     gens: &[u32],
-) -> (Table, Vec<bool>, Vec<u32>) {
+    max_order: usize,
+) -> Result<(Table, Vec<bool>, Vec<u32>), usize> {
     let mut class = vec![u32::MAX; monoid.size()];
     for &x in elems {
         class[x as usize] = u32::from(p[x as usize]);
@@ -194,6 +196,9 @@ pub fn reduce<M: Monoid>(
         }
         count = ids.len();
     }
+    if count > max_order {
+        return Err(count);
+    }
     let mut reps = vec![u32::MAX; count];
     for &x in elems {
         let c = class[x as usize] as usize;
@@ -208,7 +213,7 @@ pub fn reduce<M: Monoid>(
         }
     }
     let portion = reps.iter().map(|&x| p[x as usize]).collect();
-    (Table { size: count, mul }, portion, class)
+    Ok((Table { size: count, mul }, portion, class))
 }
 
 #[cfg(test)]
@@ -247,7 +252,8 @@ mod tests {
         let (t, _) = p.generated(&[p.element(&[1, 0]), p.element(&[0, 1])]);
         // P: exactly one coordinate is 1 (odd total).
         let portion: Vec<bool> = (0..4).map(|x| x == 1 || x == 2).collect();
-        let (q, qp, class) = reduce(&t, &[0, 1, 2, 3], &portion, &[1, 2]);
+        let (q, qp, class) = reduce(&t, &[0, 1, 2, 3], &portion, &[1, 2], 4).unwrap();
+        assert_eq!(reduce(&t, &[0, 1, 2, 3], &portion, &[1, 2], 1), Err(2));
         assert_eq!(q.size(), 2);
         assert_eq!(qp, vec![false, true]);
         assert_eq!(class[1], class[2]);

@@ -10,9 +10,13 @@
 //! is exact or an error, never a wrong quotient. Siegel's MisereSolver builds quotients this
 //! way (docs/misere.md has the sources); this is written from the theory, not from its code.
 
-use super::check::{least_failure, mark};
+use super::check::{extension_holds, least_failure, mark};
 use super::monoid::{MAX_PARTS, Monoid, Product, Table, reduce};
 use super::walk::{Heaps, option_images};
+
+/// The largest quotient order kept, trials included: its product table takes `4 order^2` bytes
+/// (1 GiB here).
+pub const MAX_QUOTIENT_ORDER: usize = 1 << 14;
 
 /// A proved quotient: the monoid, its P-portion, and the image of each heap.
 #[derive(Clone, Debug)]
@@ -25,10 +29,11 @@ pub struct Pretension {
 /// Why a quotient was not found.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum QuotientError {
-    /// A trial monoid would have more elements than allowed.
+    /// A trial monoid, or a quotient's table, would have more elements than allowed.
     #[error(
-        "the quotient outgrows the limit at heap {heap}: a trial monoid of {elements} elements, \
-         over {limit} (raise --max-order)"
+        "the quotient outgrows the limit at heap {heap}: a monoid of {elements} elements, over \
+         {limit} (raise --max-order up to 2^26 for trials; a quotient's own table stops at \
+         16384 elements)"
     )]
     TooLarge {
         heap: usize,
@@ -122,7 +127,7 @@ impl Solver {
                     phi: &phi,
                     moves: &moves,
                 };
-                least_failure(&cur.table, &cur.p, &heaps).is_none()
+                extension_holds(&cur.table, &cur.p, &heaps)
             })
     }
 
@@ -133,6 +138,7 @@ impl Solver {
         let mut trial = self.trial(heap, &self.current.table, &phi, &[heap], &[(2, 2)])?;
         // Each correction fixes the least failing sum, and the next failure is larger; the
         // bound only stops a search that does not settle.
+        let mut last = Vec::new();
         for _ in 0..64 * (heap + 1) {
             let moves = option_images(&trial.table, &trial.phi, &self.options);
             let heaps = Heaps {
@@ -143,11 +149,9 @@ impl Solver {
                 return Ok(trial);
             };
             trial = self.recalibrate(heap, &trial, &word)?;
+            last = word;
         }
-        Err(QuotientError::Stuck {
-            heap,
-            word: Vec::new(),
-        })
+        Err(QuotientError::Stuck { heap, word: last })
     }
 
     /// A trial that predicts `word` (the least sum `trial` predicts wrong) the other way: the
@@ -239,7 +243,14 @@ impl Solver {
         let mut gens = trial_phi.clone();
         gens.sort_unstable();
         gens.dedup();
-        let (table, p, class) = reduce(&product, &elems, &p, &gens);
+        let (table, p, class) =
+            reduce(&product, &elems, &p, &gens, MAX_QUOTIENT_ORDER).map_err(|order| {
+                QuotientError::TooLarge {
+                    heap,
+                    elements: order as u64,
+                    limit: MAX_QUOTIENT_ORDER as u64,
+                }
+            })?;
         Ok(Pretension {
             table,
             p,

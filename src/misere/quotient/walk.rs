@@ -65,6 +65,16 @@ pub fn walk<M: Monoid>(m: &M, heaps: &Heaps, visit: &mut Visit) {
     descend(m, heaps, n, 0, Vec::new(), &mut counts, visit);
 }
 
+/// [`walk`] over the words that hold the largest heap at least once (those after every word
+/// of smaller heaps alone), in the same order.
+pub fn walk_with_largest<M: Monoid>(m: &M, heaps: &Heaps, visit: &mut Visit) {
+    let n = heaps.phi.len();
+    let mut counts = vec![0u32; n];
+    if let Some(top) = n.checked_sub(1) {
+        add_copies(m, heaps, top, 0, Vec::new(), &mut counts, visit);
+    }
+}
+
 /// Walks the words that extend the current one by heaps below `top`; true when stopped.
 fn descend<M: Monoid>(
     m: &M,
@@ -81,6 +91,20 @@ fn descend<M: Monoid>(
     if descend(m, heaps, h, element, moves.clone(), counts, visit) {
         return true;
     }
+    add_copies(m, heaps, h, element, moves, counts, visit)
+}
+
+/// Walks the words that extend the current one by one copy or more of heap `h` and then heaps
+/// below `h`; true when stopped.
+fn add_copies<M: Monoid>(
+    m: &M,
+    heaps: &Heaps,
+    h: usize,
+    element: u32,
+    moves: Vec<u32>,
+    counts: &mut [u32],
+    visit: &mut Visit,
+) -> bool {
     if heaps.moves[h].is_empty() {
         return false;
     }
