@@ -211,7 +211,7 @@ impl fmt::Display for QuotientReport {
                 p.from,
                 self.heap_max - p.period
             )?,
-            None => writeln!(f, "period       none seen twice within the bound")?,
+            None => writeln!(f, "period       none seen (two periods on 12 heaps or more) within the bound")?,
         }
         write!(f, "phi")?;
         for (row, chunk) in self.heaps.chunks(10).enumerate() {
