@@ -119,7 +119,19 @@ fn quotient_command() {
         "--heap-max",
     );
     refused(
-        &["octal", "quotient", "0.07", "--heap-max", "1000000"],
+        &["octal", "quotient", "0.07", "--heap-max", "5000"],
+        "--heap-max",
+    );
+    refused(
+        &[
+            "octal",
+            "quotient",
+            "0.07",
+            "--heap-max",
+            "4000",
+            "--mem-budget",
+            "1G",
+        ],
         "memory budget",
     );
     refused(

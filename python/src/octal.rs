@@ -205,8 +205,8 @@ fn octal_quotient(
     mem_budget: Option<Bytes>,
 ) -> PyResult<String> {
     let code = self::code(code)?;
-    if heap_max == 0 || max_order == 0 {
-        return Err(refuse("heap_max and max_order must be 1 or more"));
+    if max_order == 0 {
+        return Err(refuse("max_order must be 1 or more"));
     }
     let budget = budget(mem_budget)?;
     let report = run(py, |_| {

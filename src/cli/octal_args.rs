@@ -80,7 +80,7 @@ pub struct OctalQuotientArgs {
     #[arg(value_parser = parse_code, allow_hyphen_values = true)]
     pub code: OctalCode,
     /// The largest heap: the quotient is that of every sum of heaps 0..=heap-max.
-    #[arg(long, value_parser = ranged(1..=1 << 20), default_value_t = 40)]
+    #[arg(long, value_parser = ranged(1..=nimseq::octal::quotient::MAX_HEAP as u64), default_value_t = 40)]
     pub heap_max: u64,
     /// Give up when a trial monoid would have more elements than this.
     #[arg(long, value_parser = ranged(1..=1 << 26), default_value_t = nimseq::octal::quotient::DEFAULT_MAX_ORDER)]

@@ -7,11 +7,15 @@ use std::fmt;
 use serde::Serialize;
 
 use super::code::OctalCode;
+use crate::InputError;
 use crate::memory::{Budget, OverBudget};
 use crate::misere::quotient::solve::MAX_QUOTIENT_ORDER;
 use crate::misere::quotient::{Quotient, QuotientError};
 use crate::misere::sums::code_moves;
 use crate::output::progress_bar;
+
+/// The largest `--heap-max`: the engine's walk over sums recurses once per heap size.
+pub const MAX_HEAP: usize = 4096;
 
 /// The default bound on a trial monoid's elements (`--max-order`).
 pub const DEFAULT_MAX_ORDER: u64 = 1 << 20;
@@ -63,6 +67,8 @@ pub struct ObservedPeriod {
 #[derive(Debug, thiserror::Error)]
 pub enum QuotientReportError {
     #[error(transparent)]
+    Input(#[from] InputError),
+    #[error(transparent)]
     OverBudget(#[from] OverBudget),
     #[error("{code}: {why}")]
     Engine { code: String, why: QuotientError },
@@ -73,7 +79,8 @@ impl QuotientReportError {
     pub fn is_refusal(&self) -> bool {
         matches!(
             self,
-            QuotientReportError::OverBudget(_)
+            QuotientReportError::Input(_)
+                | QuotientReportError::OverBudget(_)
                 | QuotientReportError::Engine {
                     why: QuotientError::TooLarge { .. },
                     ..
@@ -110,6 +117,9 @@ pub fn describe(
     max_order: u64,
     budget: Budget,
 ) -> Result<QuotientReport, QuotientReportError> {
+    if heap_max == 0 || heap_max > MAX_HEAP {
+        return Err(InputError(format!("--heap-max {heap_max} is not in 1..={MAX_HEAP}")).into());
+    }
     budget.check(memory(code, heap_max, max_order), || {
         format!(
             "the misère quotient of {} to --heap-max {heap_max} (trials of up to --max-order \
@@ -211,7 +221,10 @@ impl fmt::Display for QuotientReport {
                 p.from,
                 self.heap_max - p.period
             )?,
-            None => writeln!(f, "period       none seen (two periods on 12 heaps or more) within the bound")?,
+            None => writeln!(
+                f,
+                "period       none seen (two periods on 12 heaps or more) within the bound"
+            )?,
         }
         write!(f, "phi")?;
         for (row, chunk) in self.heaps.chunks(10).enumerate() {

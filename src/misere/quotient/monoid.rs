@@ -116,6 +116,7 @@ pub struct Product {
 
 impl Product {
     pub fn new(parts: Vec<Table>) -> Self {
+        assert!(parts.len() <= MAX_PARTS, "a trial of {} parts", parts.len());
         Product { parts }
     }
 

@@ -7,7 +7,6 @@
 use std::collections::HashSet;
 
 use super::check::least_words;
-use super::monoid::Monoid;
 use super::solve::Pretension;
 use super::walk::{Heaps, cmp_words, option_images};
 
@@ -90,11 +89,6 @@ impl Presentation {
             }
         }
         lefts.sort_by(|a, b| cmp_words(a, b));
-        let image = |w: &[u32]| {
-            w.iter().enumerate().fold(0, |x, (h, &k)| {
-                (0..k).fold(x, |x, _| q.table.mul(x, q.phi[h]))
-            })
-        };
         Presentation {
             generators: gen_heaps
                 .iter()
@@ -103,7 +97,7 @@ impl Presentation {
                 .collect(),
             relations: lefts
                 .iter()
-                .map(|w| format!("{} = {}", name(w), name(&words[image(w) as usize])))
+                .map(|w| format!("{} = {}", name(w), name(&words[q.image(w) as usize])))
                 .collect(),
             elements: words.iter().map(|w| name(w)).collect(),
             heaps: q.phi.iter().map(|&x| name(&words[x as usize])).collect(),

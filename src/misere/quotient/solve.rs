@@ -26,6 +26,15 @@ pub struct Pretension {
     pub phi: Vec<u32>,
 }
 
+impl Pretension {
+    /// The element of the word `word` (`word[h]` heaps of size `h`).
+    pub fn image(&self, word: &[u32]) -> u32 {
+        word.iter().enumerate().fold(0, |x, (h, &k)| {
+            (0..k).fold(x, |x, _| self.table.mul(x, self.phi[h]))
+        })
+    }
+}
+
 /// Why a quotient was not found.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum QuotientError {
@@ -162,11 +171,7 @@ impl Solver {
         trial: &Pretension,
         word: &[u32],
     ) -> Result<Pretension, QuotientError> {
-        let image = |t: &Pretension| {
-            word.iter().enumerate().fold(0, |x, (h, &k)| {
-                (0..k).fold(x, |x, _| t.table.mul(x, t.phi[h]))
-            })
-        };
+        let image = |t: &Pretension| t.image(word);
         let want_p = !trial.p[image(trial) as usize];
         let involved: Vec<usize> = (0..word.len()).filter(|&h| word[h] > 0).collect();
         for size in 1..=involved.len().min(MAX_PARTS - 1) {
