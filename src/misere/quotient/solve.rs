@@ -62,7 +62,8 @@ pub enum QuotientError {
 pub struct HeapStep {
     /// The quotient's order once this heap is in.
     pub order: usize,
-    /// Whether this heap changed the quotient (an expansion heap).
+    /// Whether this heap changed the quotient (an expansion heap: no element of the quotient
+    /// before it could be its image).
     pub expanded: bool,
 }
 
@@ -102,19 +103,19 @@ impl Solver {
     /// Adds the next heap, whose options (heap lists, every heap smaller) are `options`.
     pub fn push(&mut self, options: Vec<Vec<u32>>) -> Result<(), QuotientError> {
         let heap = self.options.len();
-        let before = self.current.table.size();
         self.options.push(options);
+        let mut expanded = false;
         if self.options[heap].is_empty() {
             self.current.phi.push(0);
         } else if let Some(x) = self.conservative(heap) {
             self.current.phi.push(x);
         } else {
             self.current = self.expand(heap)?;
+            expanded = true;
         }
-        let order = self.current.table.size();
         self.steps.push(HeapStep {
-            order,
-            expanded: order != before,
+            order: self.current.table.size(),
+            expanded,
         });
         Ok(())
     }
@@ -124,14 +125,14 @@ impl Solver {
         let cur = &self.current;
         let mut phi = cur.phi.clone();
         phi.push(0);
-        let own = option_images(&cur.table, &phi, &self.options[heap..=heap]).remove(0);
+        // Options hold smaller heaps only: their images do not depend on heap's own.
+        let moves = option_images(&cur.table, &phi, &self.options);
         // A heap with a move is P alone exactly when none of its options is.
-        let alone_p = own.iter().all(|&t| !cur.p[t as usize]);
+        let alone_p = moves[heap].iter().all(|&t| !cur.p[t as usize]);
         (0..cur.table.size() as u32)
             .filter(|&x| cur.p[x as usize] == alone_p)
             .find(|&x| {
                 phi[heap] = x;
-                let moves = option_images(&cur.table, &phi, &self.options);
                 let heaps = Heaps {
                     phi: &phi,
                     moves: &moves,
