@@ -3,12 +3,12 @@
 //! The quotient of the heaps below `n` is known and proved (a reduced monoid, its P-portion
 //! and each heap's image). Heap `n` first tries every element of it as its image (the quotient
 //! does not change); otherwise a trial monoid gets a new cyclic part for heap `n`, its
-//! P-portion is marked by the least words ([`check::mark`]) and it is reduced. While the check
-//! finds a sum predicted wrong, the heaps of that sum get fresh cyclic parts (one heap, then
-//! two, ...), until a trial predicts that sum right; the loop ends when nothing fails. Every
-//! trial is only a guess: what is kept is what [`check::least_failure`] proves, so the answer
-//! is exact or an error, never a wrong quotient. Siegel's MisereSolver builds quotients this
-//! way (docs/misere.md has the sources); this is written from the theory, not from its code.
+//! P-portion is marked by the least words ([`mark`]) and it is reduced. While the check finds
+//! a sum predicted wrong, the heaps of that sum get fresh cyclic parts (one heap, then two,
+//! ...), until a trial predicts that sum right; the loop ends when nothing fails. Every trial
+//! is only a guess: what is kept is what [`least_failure`] proves, so the answer is exact or
+//! an error, never a wrong quotient. Siegel's MisereSolver builds quotients this way
+//! (docs/misere.md has the sources); this is written from the theory, not from its code.
 
 use super::check::{extension_holds, least_failure, mark};
 use super::monoid::{MAX_PARTS, Monoid, Product, Table, reduce};
