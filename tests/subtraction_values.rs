@@ -504,14 +504,24 @@ fn random_sets_of_each_move_count_equal_seq() {
                 MoveSet::new(&moves)
             })
             .collect();
-        let want: Vec<[usize; 4]> = sets
-            .iter()
-            .map(|s| {
+        // A set whose period `sub seq` does not certify within MAX_LEN (a rare long period:
+        // CI drew one) has no answer to compare with; the others are compared, most of them.
+        let (sets, want): (Vec<MoveSet>, Vec<[usize; 4]>) = sets
+            .into_iter()
+            .filter_map(|s| {
                 let report = seq::describe(&s.ruleset(), 0, MAX_LEN, Budget::UNLIMITED).unwrap();
-                let c = report.solution.expect("certified");
-                [c.period, c.preperiod, c.outcome_period, c.outcome_preperiod]
+                let c = report.solution?;
+                Some((
+                    s,
+                    [c.period, c.preperiod, c.outcome_period, c.outcome_preperiod],
+                ))
             })
-            .collect();
+            .unzip();
+        assert!(
+            sets.len() >= 280,
+            "{} of 300 certified (seed {seed})",
+            sets.len()
+        );
         let cpu = Backend::Cpu.solve(&sets, Budget::UNLIMITED).unwrap();
         let gpu = gpu().map(|ctx| {
             let gpu = SubtractionGpu::new(ctx, k).unwrap();

@@ -32,20 +32,6 @@ fn letter(i: usize) -> String {
     }
 }
 
-/// A word over heaps written as the heaps it holds: `2+2+5`, or `0` for the empty sum.
-pub fn word_heaps(word: &[u32]) -> String {
-    let heaps: Vec<String> = word
-        .iter()
-        .enumerate()
-        .flat_map(|(h, &k)| std::iter::repeat_n(h.to_string(), k as usize))
-        .collect();
-    if heaps.is_empty() {
-        "0".into()
-    } else {
-        heaps.join("+")
-    }
-}
-
 impl Presentation {
     pub fn of(q: &Pretension, options: &[Vec<Vec<u32>>]) -> Self {
         let moves = option_images(&q.table, &q.phi, options);

@@ -52,7 +52,7 @@ pub enum QuotientError {
     /// No trial predicted the least failing sum right.
     #[error(
         "no trial monoid predicted the sum {} right at heap {heap}; the quotient is not found",
-        super::present::word_heaps(word)
+        super::walk::word_heaps(word)
     )]
     Stuck { heap: usize, word: Vec<u32> },
 }

@@ -144,6 +144,20 @@ pub fn cmp_words(a: &[u32], b: &[u32]) -> Ordering {
     Ordering::Equal
 }
 
+/// A word over heaps written as the heaps it holds: `2+2+5`, or `0` for the empty sum.
+pub fn word_heaps(word: &[u32]) -> String {
+    let heaps: Vec<String> = word
+        .iter()
+        .enumerate()
+        .flat_map(|(h, &k)| std::iter::repeat_n(h.to_string(), k as usize))
+        .collect();
+    if heaps.is_empty() {
+        "0".into()
+    } else {
+        heaps.join("+")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
