@@ -1119,10 +1119,22 @@ mod tests {
             if k == 3 {
                 sets.extend([[1, 2, 3], [5, 64, 69], [20, 40, 60]].map(|m| MoveSet::new(&m)));
             }
-            let want: Vec<Solution> = sets
-                .iter()
-                .map(|set| reference::solve(&set.ruleset(), 1 << 22).unwrap())
-                .collect();
+            // A set whose period the reference does not certify within 2^22 (a rare long
+            // period: CI drew {11,25,84,98,109}) has no answer to compare with; every kernel
+            // failing such a set as the reference does is the next test's.
+            let drawn = sets.len();
+            let (sets, want): (Vec<MoveSet>, Vec<Solution>) = sets
+                .into_iter()
+                .filter_map(|set| {
+                    let want = reference::solve(&set.ruleset(), 1 << 22).ok()?;
+                    Some((set, want))
+                })
+                .unzip();
+            assert!(
+                sets.len() * 10 >= drawn * 9,
+                "{} of {drawn} certified (seed {seed})",
+                sets.len()
+            );
             for kernel in Kernel::available() {
                 let got = solve_sets_with(kernel, &sets, |_| 1 << 22, Budget::UNLIMITED).unwrap();
                 for ((set, got), want) in sets.iter().zip(&got).zip(&want) {
