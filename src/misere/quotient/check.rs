@@ -19,16 +19,24 @@ use std::cmp::Ordering;
 use super::monoid::Monoid;
 use super::walk::{Heaps, Step, Visit, cmp_words, walk, walk_with_largest};
 
+/// Calls `first(counts, element, option_elements)` once for each element reached, on its
+/// least word, in the walk's order (so every option's element was met before).
+fn each_least_word<M: Monoid>(m: &M, heaps: &Heaps, mut first: impl FnMut(&[u32], u32, &[u32])) {
+    let mut seen = vec![false; m.size()];
+    walk(m, heaps, &mut |counts, x, moves| {
+        if std::mem::replace(&mut seen[x as usize], true) {
+            return Step::Prune;
+        }
+        first(counts, x, moves);
+        Step::Go
+    });
+}
+
 /// For each element, the least word reaching it (`None` for an element no sum reaches).
 pub fn least_words<M: Monoid>(m: &M, heaps: &Heaps) -> Vec<Option<Vec<u32>>> {
     let mut words: Vec<Option<Vec<u32>>> = vec![None; m.size()];
-    walk(m, heaps, &mut |counts, x, _| {
-        let slot = &mut words[x as usize];
-        if slot.is_some() {
-            return Step::Prune;
-        }
-        *slot = Some(counts.to_vec());
-        Step::Go
+    each_least_word(m, heaps, |counts, x, _| {
+        words[x as usize] = Some(counts.to_vec())
     });
     words
 }
@@ -36,18 +44,17 @@ pub fn least_words<M: Monoid>(m: &M, heaps: &Heaps) -> Vec<Option<Vec<u32>>> {
 /// The P-portion that the least word of each element gives it: P when it has a move and every
 /// option's element (reached by a smaller word, so already marked) is outside P.
 pub fn mark<M: Monoid>(m: &M, heaps: &Heaps) -> Vec<bool> {
-    let mut marked = vec![false; m.size()];
     let mut p = vec![false; m.size()];
-    walk(m, heaps, &mut |_, x, moves| {
-        if marked[x as usize] {
-            return Step::Prune;
-        }
-        debug_assert!(moves.iter().all(|&y| marked[y as usize]));
-        marked[x as usize] = true;
+    each_least_word(m, heaps, |_, x, moves| {
         p[x as usize] = !moves.is_empty() && moves.iter().all(|&y| !p[y as usize]);
-        Step::Go
     });
     p
+}
+
+/// Whether `x` times heap `h` (image `phi_h`, option images `moves`) breaks the P-condition:
+/// in P with an option in P.
+fn breaks_p<M: Monoid>(m: &M, p: &[bool], x: u32, phi_h: u32, moves: &[u32]) -> bool {
+    p[m.mul(x, phi_h) as usize] && moves.iter().any(|&t| p[m.mul(x, t) as usize])
 }
 
 /// The least word breaking the P-condition, given each element's least word.
@@ -61,10 +68,7 @@ pub fn p_failure<M: Monoid>(
     for (x, word) in words.iter().enumerate() {
         let Some(word) = word else { continue };
         for (h, moves) in heaps.moves.iter().enumerate() {
-            let x = x as u32;
-            if !p[m.mul(x, heaps.phi[h]) as usize]
-                || !moves.iter().any(|&t| p[m.mul(x, t) as usize])
-            {
+            if !breaks_p(m, p, x as u32, heaps.phi[h], moves) {
                 continue;
             }
             let mut failure = word.clone();
@@ -143,8 +147,6 @@ pub fn least_failure<M: Monoid>(m: &M, p: &[bool], heaps: &Heaps) -> Option<Vec<
 pub fn extension_holds<M: Monoid>(m: &M, p: &[bool], heaps: &Heaps) -> bool {
     let n = heaps.phi.len() - 1;
     let phi_n = heaps.phi[n];
-    let p_holds = (0..m.size() as u32).all(|x| {
-        !p[m.mul(x, phi_n) as usize] || heaps.moves[n].iter().all(|&t| !p[m.mul(x, t) as usize])
-    });
+    let p_holds = (0..m.size() as u32).all(|x| !breaks_p(m, p, x, phi_n, &heaps.moves[n]));
     p_holds && n_failure(m, p, heaps, None, true).is_none()
 }

@@ -216,7 +216,7 @@ impl Solver {
             .filter(|h| !fresh.contains(h))
             .map(|h| phi[h])
             .collect();
-        let (regen, map) = base.generated(&kept);
+        let (regen, map) = base.generated(&distinct(kept));
         let mut parts = vec![regen];
         parts.extend(cycles.iter().map(|&(i, p)| Table::cyclic(i, p)));
         let elements: u64 = parts.iter().map(|t| t.size() as u64).product();
@@ -245,10 +245,9 @@ impl Solver {
             moves: &moves,
         };
         let p = mark(&product, &heaps);
-        let elems = product.reachable(&trial_phi);
-        let mut gens = trial_phi.clone();
-        gens.sort_unstable();
-        gens.dedup();
+        // Many heaps share an image: generate from each image once.
+        let gens = distinct(trial_phi.clone());
+        let elems = product.reachable(&gens);
         let (table, p, class) =
             reduce(&product, &elems, &p, &gens, MAX_QUOTIENT_ORDER).map_err(|order| {
                 QuotientError::TooLarge {
@@ -263,6 +262,13 @@ impl Solver {
             phi: trial_phi.iter().map(|&x| class[x as usize]).collect(),
         })
     }
+}
+
+/// `elements` sorted, without repeats.
+fn distinct(mut elements: Vec<u32>) -> Vec<u32> {
+    elements.sort_unstable();
+    elements.dedup();
+    elements
 }
 
 /// The subsets of `items` of `size` elements, in lexicographic order.
