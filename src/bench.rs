@@ -87,6 +87,7 @@ pub fn time_scan(
     let opts = ScanOptions {
         filter: filter.clone(),
         output: ScanOutput::whole(DEFAULT_CHUNK_SIZE),
+        misere: false,
         theory: false,
         verify_sample: Some(0.0),
         budget,

@@ -46,7 +46,7 @@ impl Budget {
 
     /// `Ok` if `needed` bytes fit; else an error naming `what()` needs them.
     pub fn check(self, needed: u64, what: impl FnOnce() -> String) -> Result<(), OverBudget> {
-        if needed > self.0 {
+        if !self.fits(needed) {
             return Err(OverBudget {
                 what: what(),
                 needed,
@@ -54,6 +54,11 @@ impl Budget {
             });
         }
         Ok(())
+    }
+
+    /// Whether `needed` bytes fit.
+    pub fn fits(self, needed: u64) -> bool {
+        needed <= self.0
     }
 
     /// What is left after `used` bytes (none if they are over).

@@ -154,9 +154,28 @@ fn seq_under_misere_play() {
         json["winning_moves"],
         serde_json::json!([{"index": 1, "from": 5, "to": [1, 3]}])
     );
+    assert_eq!(
+        json["method"],
+        serde_json::json!({"name": "quotient", "heap_max": 8, "order": 12, "p_portion": 3})
+    );
+    // Past the sums' bound the quotient answers; with no room for it, one line and exit 2.
+    let text = run_ok(&["octal", "value", "0.07", "20,25,30,14", "--play", "misere"]);
+    assert!(
+        text.contains("the misère quotient of the heaps up to 30 (order 360, P-portion 65)"),
+        "{text}"
+    );
     refused(
-        &["octal", "value", "0.77", "40,40", "--play", "misere"],
-        "over the memory budget",
+        &[
+            "octal",
+            "value",
+            "0.77",
+            "40,40",
+            "--play",
+            "misere",
+            "--mem-budget",
+            "64M",
+        ],
+        "no quotient: it may need 1.0 GiB",
     );
     refused(
         &["octal", "seq", "0.77", "--play", "misere", "--len", "300"],
@@ -560,6 +579,71 @@ fn scan_rows_and_filters() {
         serde_json::from_str(stdout(&o).lines().next().unwrap()).unwrap();
     assert_eq!(first["a"], 1);
     assert_eq!(first["period"], 4);
+}
+
+/// `sub scan --play misere`: the same rows from every backend (the GPU's where there is one),
+/// each misère column re-checked against the genera by --verify-sample 1, and a few rows set
+/// beside the certificate `sub seq --play misere` proves from the genera.
+fn misere_scan_rows() {
+    let scan = |backend: &str| {
+        run_ok(&[
+            "sub",
+            "scan",
+            "--play",
+            "misere",
+            "--c-max",
+            "24",
+            "--verify-sample",
+            "1",
+            "--backend",
+            backend,
+        ])
+    };
+    let rows = scan("cpu");
+    assert_eq!(rows, scan("reference"));
+    if gpu().is_some() {
+        assert_eq!(rows, scan("gpu"));
+    }
+    let mut lines = rows.lines();
+    assert_eq!(
+        lines.next(),
+        Some(
+            "a,b,c,period,preperiod,outcome_period,outcome_preperiod,misere_period,misere_preperiod,misere_outcome_period,misere_outcome_preperiod"
+        )
+    );
+    assert_eq!(lines.count(), 2024);
+    for set in ["2,7,8", "2,4,7", "3,8,9", "6,11,24"] {
+        let seq = run_ok(&["sub", "seq", set, "--play", "misere", "--format", "json"]);
+        let c: serde_json::Value = serde_json::from_str(&seq).unwrap();
+        let c = &c["certificate"];
+        let want = format!(
+            "{set},{},{},{},{}",
+            c["misere_period"], c["misere_preperiod"], c["outcome_period"], c["outcome_preperiod"]
+        );
+        let row = rows
+            .lines()
+            .find(|r| r.starts_with(&format!("{set},")))
+            .unwrap();
+        let fields: Vec<&str> = row.split(',').collect();
+        let got = format!("{set},{}", fields[7..].join(","));
+        assert_eq!(got, want, "{row}");
+    }
+    // A misère file is not resumed as a normal-play one.
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("rows.csv");
+    let args = ["sub", "scan", "--c-max", "12", "--backend", "cpu"];
+    assert!(
+        scan_into(&args, &["--play", "misere"], &out)
+            .status
+            .success()
+    );
+    let o = scan_into(&args, &["--resume"], &out);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("was written by another run"),
+        "{}",
+        stderr(&o)
+    );
 }
 
 fn shards_concatenate_to_the_whole_scan() {
@@ -1255,6 +1339,7 @@ trials!(
     scan_checksum_matches_the_peer_on_the_gpu,
     scan_matches_the_live_peer,
     scan_rows_and_filters,
+    misere_scan_rows,
     shards_concatenate_to_the_whole_scan,
     resume_after_a_killed_run_is_byte_identical,
     scan_theory_columns,

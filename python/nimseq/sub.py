@@ -168,6 +168,7 @@ def scan(
     b_max: Optional[int] = None,
     primitive: bool = False,
     theory: bool = False,
+    play: str = "normal",
     backend: str = "auto",
     out: Union[str, "os.PathLike[str]", None] = None,
     resume: bool = False,
@@ -182,9 +183,11 @@ def scan(
 
     One row per set, in the command line's order (the largest move, then the others
     lexicographically; for triples c, then a, then b) and columns: the moves a, b, c, ... (as
-    many as ``moves``), period, preperiod, outcome_period, outcome_preperiod, and with
-    ``theory=True`` (triples only) also g, rho, K, T0, T1, T2, predicted_period (-1 uncovered,
-    -2 outside the paper) and agrees. Every period is certified.
+    many as ``moves``), period, preperiod, outcome_period, outcome_preperiod, with
+    ``play="misere"`` also misere_period, misere_preperiod, misere_outcome_period,
+    misere_outcome_preperiod, and with ``theory=True`` (triples only) also g, rho, K, T0, T1,
+    T2, predicted_period (-1 uncovered, -2 outside the paper) and agrees. Every period is
+    certified.
 
     Args:
         moves: moves in each set, 2 to 7.
@@ -194,6 +197,8 @@ def scan(
         b_min, b_max: bounds on the second move b (three moves or more).
         primitive: only rulesets whose moves have gcd 1.
         theory: add the theory columns (Manabe's criterion and prediction) to each row.
+        play: "normal", or "misere" to add the misère columns: the least periods and
+            pre-periods of the misère values and of the misère P-positions (docs/misere.md).
         backend: "auto" (the GPU on a hardware adapter when it is faster on a sample of the
             scan, else the CPU), "cpu" (bit-parallel on all cores), "gpu" (WGSL through
             wgpu) or "reference" (the plain recurrence); all give identical rows.
@@ -208,8 +213,8 @@ def scan(
         chunk_size: rulesets per chunk: the unit of checkpoints and shards [default: 262144,
             the command line's; 65536 for a scan into columns on the CPU, which keeps what is
             in flight below the columns' own memory].
-        verify_sample: fraction of rows re-checked by the reference backend [default: 0.001
-            on the GPU, else 0].
+        verify_sample: fraction of rows re-checked by the reference backend, and with
+            ``play="misere"`` by the genera [default: 0.001 on the GPU, else 0].
         mem_budget: most memory the solvers may take, all threads together, bytes or a size
             such as "16G" [default: half the machine's memory].
 
@@ -234,7 +239,7 @@ def scan(
     columns, fields, text = _nimseq.sub_scan(
         moves, c_max, c_min, a_min, a_max, b_min, b_max, primitive, theory, backend,
         None if out is None else os.fspath(out), resume, format, shard, chunk_size,
-        verify_sample, mem_budget,
+        verify_sample, mem_budget, play,
     )
     return _result(columns, fields, text)
 

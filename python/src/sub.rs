@@ -138,7 +138,7 @@ const COLUMNS_CHUNK_SIZE: u64 = 1 << 16;
     moves=3, c_max=200, c_min=0, a_min=1, a_max=None, b_min=2, b_max=None, primitive=false,
     theory=false, backend="auto", out=None, resume=false, format=None, shard="1/1",
     chunk_size=None, verify_sample=None,
-    mem_budget=None,
+    mem_budget=None, play="normal",
 ))]
 #[allow(clippy::too_many_arguments)]
 fn sub_scan<'py>(
@@ -160,6 +160,7 @@ fn sub_scan<'py>(
     chunk_size: Option<u64>,
     verify_sample: Option<f64>,
     mem_budget: Option<Bytes>,
+    play: &str,
 ) -> PyResult<ScanResult<'py>> {
     use BackendChoice::*;
     let filter = SetFilter {
@@ -187,6 +188,7 @@ fn sub_scan<'py>(
             out,
             resume,
         )?,
+        misere: misere(play)?,
         theory,
         verify_sample: fraction(verify_sample)?,
         budget: budget(mem_budget)?,

@@ -53,6 +53,22 @@ def test_sub_scan_filters_and_theory_columns(cli):
     assert pl.DataFrame(t).write_csv() == want
 
 
+def test_sub_scan_misere_columns_are_the_cli_csv(cli):
+    want = cli("sub", "scan", "--c-max", 40, "--play", "misere", "--verify-sample", 1)
+    t = nimseq.sub.scan(c_max=40, play="misere", verify_sample=1.0)
+    assert list(t)[7:] == [
+        "misere_period", "misere_preperiod", "misere_outcome_period", "misere_outcome_preperiod"
+    ]
+    assert pl.DataFrame(t).write_csv() == want
+    # docs/misere.md, Corollary 6.1: the misère P-positions start a later where the normal
+    # ones are pre-periodic.
+    frame = pl.DataFrame(t).filter(pl.col("outcome_preperiod") > 0)
+    assert frame.height > 0
+    assert (frame["misere_outcome_preperiod"] == frame["outcome_preperiod"] + frame["a"]).all()
+    with pytest.raises(ValueError, match='play must be "normal" or "misere", not "sideways"'):
+        nimseq.sub.scan(c_max=10, play="sideways")
+
+
 def test_every_backend_gives_the_same_rows(cli):
     want = cli("sub", "scan", "--c-max", 30, "--backend", "reference")
     for backend in ("reference", "cpu", "auto"):

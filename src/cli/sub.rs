@@ -152,6 +152,7 @@ fn scan_options(args: &ScanArgs, output: ScanOutput) -> Result<ScanOptions> {
     Ok(ScanOptions {
         filter,
         output,
+        misere: args.play == Play::Misere,
         theory: args.theory,
         verify_sample: args.verify_sample,
         budget: args.memory.budget(),
@@ -208,7 +209,7 @@ fn all_but(args: AllButScanArgs) -> Result<()> {
 }
 
 fn survey(args: SurveyArgs) -> Result<()> {
-    if args.play == Play::Misere {
+    if args.scan.play == Play::Misere {
         return misere_survey(args);
     }
     super::keep_freed_memory();

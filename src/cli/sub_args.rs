@@ -155,6 +155,11 @@ pub struct ScanArgs {
     /// uncovered, -2 outside Manabe's paper) and whether the computed values agree (triples only).
     #[arg(long)]
     pub theory: bool,
+    /// Normal play, or misère: sub scan adds the misère periods and pre-periods of the values and
+    /// of the P-positions to each row; sub survey compares both plays set by set, on the CPU,
+    /// with no rows and no --theory (docs/misere.md).
+    #[arg(long, value_enum, default_value_t = Play::Normal)]
+    pub play: Play,
     /// Rulesets per chunk: the unit of checkpoints and shards.
     #[arg(long, default_value_t = DEFAULT_CHUNK_SIZE, value_parser = parse_positive)]
     pub chunk_size: u64,
@@ -252,8 +257,4 @@ pub struct SurveyArgs {
     /// Also write the report as JSON here.
     #[arg(long)]
     pub json: Option<PathBuf>,
-    /// Normal play, or misère: how each set's misère periods and P-positions compare with its
-    /// normal-play ones (docs/misere.md; on the CPU, no rows, no --theory).
-    #[arg(long, value_enum, default_value_t = Play::Normal)]
-    pub play: Play,
 }

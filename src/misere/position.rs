@@ -6,17 +6,24 @@
 //!   (docs/misere.md, Theorem 6), so a position plays as misère Nim on those values: the player
 //!   to move loses exactly when some value is 2 or more and the nim-sum is 0, or every value is
 //!   at most 1 and an odd number are 1 (Bouton; Winning Ways, chapter 13).
-//! * A take-and-break code: the position's genus from every sum it reaches ([`SumGenera`]),
-//!   `G- = 0` exactly at the P-positions.
+//! * A take-and-break code: from the misère quotient of the heaps up to the largest one
+//!   (docs/misere.md, Theorem 7), a P-position exactly where the sum's image is in the
+//!   P-portion; where the quotient engine gives up, from the genus of every sum the position
+//!   reaches ([`SumGenera`]), `G- = 0` exactly at the P-positions. Each heap's own misère value
+//!   comes from the sums below it, where they are few enough.
 
 use std::fmt;
 
 use serde::Serialize;
 
 use super::genus::nim_heap_minus;
+use super::quotient::monoid::Monoid;
+use super::quotient::{Pretension, pretension_of};
 use super::sums::{SumGenera, code_moves, positions_below};
 use crate::memory::Budget;
 use crate::octal::OctalCode;
+use crate::octal::quotient::{DEFAULT_MAX_ORDER, MAX_HEAP, memory as quotient_memory};
+use crate::output::progress_bar;
 use crate::position::{
     Outcome, WinningMove, subtraction_options, subtraction_values, values_needed, write_outcome,
 };
@@ -24,6 +31,46 @@ use crate::subtraction::Ruleset;
 
 /// Bytes one memoised sum may take (as `octal seq --play misere` counts them).
 const POSITION_BYTES: u64 = 160;
+
+/// How a misère position was solved.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case", tag = "name")]
+pub enum Method {
+    /// Every heap is a nim heap (a subtraction game, docs/misere.md, Theorem 6).
+    MisereNim,
+    /// The misère quotient of the heaps up to `heap_max`.
+    Quotient {
+        heap_max: usize,
+        order: usize,
+        p_portion: usize,
+    },
+    /// The genus of every sum the position reaches.
+    Sums { positions: usize },
+}
+
+impl fmt::Display for Method {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Method::MisereNim => {
+                write!(f, "misère Nim on the normal values (every heap a nim heap)")
+            }
+            Method::Quotient {
+                heap_max,
+                order,
+                p_portion,
+            } => write!(
+                f,
+                "the misère quotient of the heaps up to {heap_max} (order {order}, P-portion {p_portion})"
+            ),
+            Method::Sums { positions } => {
+                write!(
+                    f,
+                    "the genera of every sum the position reaches ({positions})"
+                )
+            }
+        }
+    }
+}
 
 /// Everything `value --play misere` shows.
 #[derive(Clone, Debug, Serialize)]
@@ -33,8 +80,11 @@ pub struct MiserePositionReport {
     /// Always `"misere"`.
     pub play: &'static str,
     pub heaps: Vec<usize>,
-    /// `G-` of each heap alone.
-    pub misere_values: Vec<u32>,
+    /// `G-` of each heap alone; `null` for a heap of a code whose sums below it are more than
+    /// [`SINGLE_HEAP_POSITIONS`].
+    pub misere_values: Vec<Option<u32>>,
+    /// How the outcome was found.
+    pub method: Method,
     pub outcome: Outcome,
     /// Every move to a misère P-position, once for each heap size.
     pub winning_moves: Vec<WinningMove>,
@@ -46,7 +96,8 @@ impl MiserePositionReport {
     fn new(
         game: String,
         heaps: &[usize],
-        misere_values: Vec<u32>,
+        misere_values: Vec<Option<u32>>,
+        method: Method,
         options: impl Fn(usize, &mut dyn FnMut(&[usize])),
         mut is_p: impl FnMut(&[usize]) -> anyhow::Result<bool>,
     ) -> anyhow::Result<Self> {
@@ -74,6 +125,7 @@ impl MiserePositionReport {
             play: "misere",
             heaps: heaps.to_vec(),
             misere_values,
+            method,
             outcome,
             winning_moves,
         })
@@ -101,26 +153,94 @@ pub fn subtraction(
     MiserePositionReport::new(
         set.to_string(),
         heaps,
-        heaps.iter().map(|&h| nim_heap_minus(g[h])).collect(),
+        heaps.iter().map(|&h| Some(nim_heap_minus(g[h]))).collect(),
+        Method::MisereNim,
         subtraction_options(set),
         |position| Ok(misere_nim_p(position.iter().map(|&h| g[h]))),
     )
 }
 
-/// A position of the code `code` under misère play, refused first if the sums it reaches (the
-/// partitions of the numbers up to its total) may not fit `budget`.
+/// Sums below a heap, at most, searched for that heap's own misère value when the outcome comes
+/// from the quotient (about a second's work: every heap up to 40).
+pub const SINGLE_HEAP_POSITIONS: u64 = 1 << 18;
+
+/// A position of the code `code` under misère play: from the quotient of the heaps up to the
+/// largest, or where the engine gives up on it, from every sum the position reaches (refused
+/// first if those may not fit `budget`).
 pub fn octal(
     code: &OctalCode,
     heaps: &[usize],
     budget: Budget,
 ) -> anyhow::Result<MiserePositionReport> {
-    values_needed(heaps)?;
+    let largest = values_needed(heaps)? - 1;
+    let needed = quotient_memory(code, largest, DEFAULT_MAX_ORDER);
+    let why_not = if largest == 0 {
+        "no heap to build it from".to_string()
+    } else if largest > MAX_HEAP {
+        format!("heap {largest} is past the quotient's bound {MAX_HEAP}")
+    } else if !budget.fits(needed) {
+        format!("it may need {}", crate::memory::human_bytes(needed))
+    } else {
+        let bar = progress_bar(largest as u64, "heaps");
+        let q = pretension_of(code_moves(code), largest, DEFAULT_MAX_ORDER, &bar);
+        bar.finish_and_clear();
+        match q {
+            Ok(q) => return from_quotient(code, heaps, largest, &q, budget),
+            Err(e) => e.to_string(),
+        }
+    };
+    from_sums(code, heaps, budget, &why_not)
+}
+
+/// The position's outcome and winning moves from the quotient `q` of the heaps up to
+/// `largest`; each heap's own value from its sums where they are few.
+fn from_quotient(
+    code: &OctalCode,
+    heaps: &[usize],
+    largest: usize,
+    q: &Pretension,
+    budget: Budget,
+) -> anyhow::Result<MiserePositionReport> {
+    let as_u32 = |hs: &[usize]| hs.iter().map(|&h| h as u32).collect::<Vec<u32>>();
+    let mut sums = SumGenera::new(code_moves(code));
+    let mut misere_values = Vec::with_capacity(heaps.len());
+    for &h in heaps {
+        let positions = positions_below(h);
+        let few = positions <= SINGLE_HEAP_POSITIONS
+            && budget.fits(positions.saturating_mul(POSITION_BYTES));
+        misere_values.push(match few {
+            true => Some(sums.genus(&[h as u32])?.minus()),
+            false => None,
+        });
+    }
+    MiserePositionReport::new(
+        code.to_string(),
+        heaps,
+        misere_values,
+        Method::Quotient {
+            heap_max: largest,
+            order: q.table.size(),
+            p_portion: q.p.iter().filter(|&&p| p).count(),
+        },
+        |n, emit| code.options(n, emit),
+        |position| Ok(q.is_p(&as_u32(position))),
+    )
+}
+
+/// The position from the genus of every sum it reaches, refused first if those may not fit
+/// `budget`, saying `why_not` the quotient did not answer.
+fn from_sums(
+    code: &OctalCode,
+    heaps: &[usize],
+    budget: Budget,
+    why_not: &str,
+) -> anyhow::Result<MiserePositionReport> {
     let total: usize = heaps.iter().sum();
     budget.check(
         positions_below(total).saturating_mul(POSITION_BYTES),
         || {
             format!(
-                "the misère position {} of {} (every sum of heaps up to a total of {total})",
+                "the misère position {} of {} (every sum of heaps up to a total of {total}; no quotient: {why_not})",
                 heaps
                     .iter()
                     .map(usize::to_string)
@@ -134,15 +254,20 @@ pub fn octal(
     let as_u32 = |hs: &[usize]| hs.iter().map(|&h| h as u32).collect::<Vec<u32>>();
     let mut misere_values = Vec::with_capacity(heaps.len());
     for &h in heaps {
-        misere_values.push(sums.genus(&[h as u32])?.minus());
+        misere_values.push(Some(sums.genus(&[h as u32])?.minus()));
     }
-    MiserePositionReport::new(
+    let mut report = MiserePositionReport::new(
         code.to_string(),
         heaps,
         misere_values,
+        Method::Sums { positions: 0 },
         |n, emit| code.options(n, emit),
         |position| Ok(sums.genus(&as_u32(position))?.minus() == 0),
-    )
+    )?;
+    report.method = Method::Sums {
+        positions: sums.len(),
+    };
+    Ok(report)
 }
 
 impl fmt::Display for MiserePositionReport {
@@ -154,8 +279,28 @@ impl fmt::Display for MiserePositionReport {
             "play         misère (the player who makes the last move loses)"
         )?;
         writeln!(f, "heaps        {}", list(&self.heaps))?;
-        let values: Vec<usize> = self.misere_values.iter().map(|&v| v as usize).collect();
-        writeln!(f, "values       {} (G- of each heap alone)", list(&values))?;
+        let values: Vec<String> = self
+            .misere_values
+            .iter()
+            .map(|v| v.map_or("-".to_string(), |v| v.to_string()))
+            .collect();
+        let unknown = match self.misere_values.contains(&None) {
+            true => "; - where the heap's sums are too many to search",
+            false => "",
+        };
+        writeln!(
+            f,
+            "values       {} (G- of each heap alone{unknown})",
+            values.join(" ")
+        )?;
+        writeln!(f, "solved by    {}", self.method)?;
+        if self.outcome == Outcome::N && self.winning_moves.is_empty() {
+            // Only the empty position: no move is left, and not moving wins.
+            return write!(
+                f,
+                "outcome      N (no move is left: the player to move has won)"
+            );
+        }
         write_outcome(
             f,
             self.outcome,
@@ -169,6 +314,7 @@ impl fmt::Display for MiserePositionReport {
 mod tests {
     use super::*;
     use crate::misere::brute::{MisereBrute, subtraction_moves};
+    use indicatif::ProgressBar;
     use rand::{Rng, SeedableRng, rngs::StdRng};
 
     /// Random positions of random sets and of Kayles (fresh seed): the outcome and every
@@ -202,6 +348,60 @@ mod tests {
         }
     }
 
+    /// Positions of random codes of 2 and 3 digits (fresh seed), both ways: from the quotient
+    /// (when the engine finds it) and from every sum, each against the game tree.
+    #[test]
+    fn octal_positions_both_ways_equal_the_brute_force() {
+        let seed = crate::test_seed();
+        let mut rng = StdRng::seed_from_u64(seed);
+        let mut by_quotient = 0;
+        for _ in 0..12 {
+            let digits: String = (0..rng.random_range(2..=3))
+                .map(|_| char::from(b'0' + rng.random_range(0..8u8)))
+                .collect();
+            let code: OctalCode = format!("0.{digits}").parse().unwrap();
+            let mut brute = MisereBrute::new(code_moves(&code));
+            let heaps: Vec<usize> = (0..rng.random_range(1..=3))
+                .map(|_| rng.random_range(0..=7))
+                .collect();
+            let r = octal(&code, &heaps, Budget::UNLIMITED).unwrap();
+            by_quotient += usize::from(matches!(r.method, Method::Quotient { .. }));
+            check(&r, &heaps, &mut brute, seed);
+            let r = from_sums(&code, &heaps, Budget::UNLIMITED, "a test").unwrap();
+            assert!(matches!(r.method, Method::Sums { positions } if positions > 0));
+            check(&r, &heaps, &mut brute, seed);
+        }
+        assert!(by_quotient >= 6, "{by_quotient} of 12 (seed {seed})");
+    }
+
+    /// Past the sums it can search, a position is answered from the quotient alone (Kayles
+    /// heaps 60, 61 and 5: the sums of a total of 126 are far too many), with the values of the
+    /// heaps too large to search left out, and the moves listed exactly those the quotient
+    /// says lead to P-positions.
+    #[test]
+    fn large_heaps_from_the_quotient() {
+        let kayles: OctalCode = "0.77".parse().unwrap();
+        let r = octal(&kayles, &[60, 61, 5], Budget::UNLIMITED).unwrap();
+        assert_eq!(r.misere_values[..2], [None, None]);
+        assert_eq!(r.misere_values[2], Some(1));
+        assert!(matches!(r.method, Method::Quotient { heap_max: 61, order, .. } if order > 12));
+        // A winning move is one to a P-position, which the quotient says: check each.
+        let q = pretension_of(
+            code_moves(&kayles),
+            61,
+            DEFAULT_MAX_ORDER,
+            &ProgressBar::hidden(),
+        )
+        .unwrap();
+        for m in &r.winning_moves {
+            let mut next: Vec<u32> = vec![60, 61, 5];
+            next.remove(m.index);
+            next.extend(m.to.iter().map(|&h| h as u32));
+            assert!(q.is_p(&next), "{m:?}");
+        }
+        assert_eq!(r.outcome == Outcome::P, q.is_p(&[60, 61, 5]));
+    }
+
     /// The report against the game tree: the outcome, each heap's value, and the winning moves
     /// exactly (each option of each heap size is tried).
     fn check(
@@ -219,7 +419,12 @@ mod tests {
             r.game
         );
         for (h, &v) in heaps.iter().zip(&r.misere_values) {
-            assert_eq!(brute.value(&[*h as u32], 0, 0), v, "{} heap {h}", r.game);
+            assert_eq!(
+                Some(brute.value(&[*h as u32], 0, 0)),
+                v,
+                "{} heap {h}",
+                r.game
+            );
         }
         let mut winning = Vec::new();
         if !p {

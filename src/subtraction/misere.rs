@@ -13,6 +13,7 @@ use serde::Serialize;
 
 use super::ruleset::Ruleset;
 use super::seq::Certificate;
+use super::solution::Solution;
 use crate::memory::{Budget, OverBudget};
 use crate::misere::{Genus, GenusTooLong, MisereHeaps};
 use crate::output::values_word;
@@ -46,6 +47,54 @@ pub struct MisereCertified {
     pub misere_word: Vec<u32>,
     #[serde(flatten)]
     pub certificate: Certificate,
+}
+
+/// A scan row's misère columns: the least periods and pre-periods of the misère values and of
+/// the misère P-positions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct MiserePeriods {
+    pub misere_period: usize,
+    pub misere_preperiod: usize,
+    pub misere_outcome_period: usize,
+    pub misere_outcome_preperiod: usize,
+}
+
+impl MiserePeriods {
+    /// The misère periods of a set whose least move is `a`, from its certified normal-play
+    /// solution: the values' are the normal ones (docs/misere.md, Theorem 6), the P-positions'
+    /// period is the normal one, and their pre-period is the normal one plus `a`, or 0 where the
+    /// normal P-positions are purely periodic (Corollary 6.1).
+    pub fn derived(a: usize, normal: &Solution) -> Self {
+        MiserePeriods {
+            misere_period: normal.period,
+            misere_preperiod: normal.preperiod,
+            misere_outcome_period: normal.outcome_period,
+            misere_outcome_preperiod: match normal.outcome_preperiod {
+                0 => 0,
+                q => q + a,
+            },
+        }
+    }
+
+    /// The same periods as the genera prove them, from the rules.
+    pub fn of_genera(proof: &MisereCertified) -> Self {
+        MiserePeriods {
+            misere_period: proof.misere_period,
+            misere_preperiod: proof.misere_preperiod,
+            misere_outcome_period: proof.outcome_period,
+            misere_outcome_preperiod: proof.outcome_preperiod,
+        }
+    }
+
+    /// The four numbers in column order.
+    pub fn key(&self) -> [usize; 4] {
+        [
+            self.misere_period,
+            self.misere_preperiod,
+            self.misere_outcome_period,
+            self.misere_outcome_preperiod,
+        ]
+    }
 }
 
 /// Why a misère report could not be made.
@@ -315,6 +364,42 @@ mod tests {
                 assert_eq!(g.minus() == 0, moved_up, "{set}, heap {x} (seed {seed})");
             }
         }
+    }
+
+    /// Corollary 6.1: the misère columns derived from the reference's normal-play solutions
+    /// equal those the genera prove from the rules, on every triple with c <= 20 and on random
+    /// sets of 2 to 7 moves up to 60 (fresh seed).
+    #[test]
+    fn derived_misere_periods_equal_the_genera() {
+        use crate::subtraction::moveset::{MoveSet, SetFilter};
+        let seed = crate::test_seed();
+        let mut rng = StdRng::seed_from_u64(seed);
+        let mut sets: Vec<MoveSet> = SetFilter::up_to(20).sets().collect();
+        for _ in 0..60 {
+            let k = rng.random_range(2..=7);
+            let mut moves = rand::seq::index::sample(&mut rng, 60, k)
+                .into_iter()
+                .map(|m| m as u32 + 1)
+                .collect::<Vec<_>>();
+            moves.sort_unstable();
+            sets.push(MoveSet::new(&moves));
+        }
+        let mut pure = 0;
+        for t in sets {
+            let set = t.ruleset();
+            let normal = crate::subtraction::reference::solve(&set, 1 << 22).unwrap();
+            let (proof, _) = Genera::new(&set).certify(1 << 22).unwrap();
+            let want = MiserePeriods::of_genera(&proof.unwrap());
+            let a = set.min_move() as usize;
+            assert_eq!(
+                MiserePeriods::derived(a, &normal),
+                want,
+                "{set} (seed {seed})"
+            );
+            pure += usize::from(normal.outcome_preperiod == 0);
+        }
+        // Both cases of the corollary occur.
+        assert!(pure > 100, "{pure}");
     }
 
     /// A heap called a nim heap plays as one: beside a nim heap `*m` and a few `*2`, its misère

@@ -4,6 +4,7 @@
 
 use std::fmt;
 use std::io::{self, Write};
+use std::sync::LazyLock;
 
 use indicatif::ProgressBar;
 use rayon::prelude::*;
@@ -11,7 +12,8 @@ use serde::{Deserialize, Serialize};
 
 use super::gpu::{SubtractionGpu, long_cap};
 use super::lanes;
-use super::moveset::{MOVE_NAMES, MoveSet, SetFilter};
+use super::misere::{Genera, MisereError, MiserePeriods};
+use super::moveset::{MOVE_COUNTS, MOVE_NAMES, MoveSet, SetFilter};
 use super::reference;
 use super::set_solver::solver_bytes;
 use super::solution::{NotCertified, Solution, envelope};
@@ -35,6 +37,9 @@ pub struct ScanRow {
     pub preperiod: usize,
     pub outcome_period: usize,
     pub outcome_preperiod: usize,
+    /// With `--play misere`: the misère periods.
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    pub misere: Option<MiserePeriods>,
     /// With `--theory`: the paper's view of the ruleset.
     #[serde(flatten, skip_serializing_if = "Option::is_none")]
     pub theory: Option<TheoryColumns>,
@@ -56,20 +61,31 @@ impl Serialize for MoveColumns {
     }
 }
 
-/// The CSV header of rows of `k` moves: the moves, then the periods.
-pub fn csv_header(k: usize) -> &'static str {
-    [
-        "a,b,period,preperiod,outcome_period,outcome_preperiod",
-        "a,b,c,period,preperiod,outcome_period,outcome_preperiod",
-        "a,b,c,d,period,preperiod,outcome_period,outcome_preperiod",
-        "a,b,c,d,e,period,preperiod,outcome_period,outcome_preperiod",
-        "a,b,c,d,e,f,period,preperiod,outcome_period,outcome_preperiod",
-        "a,b,c,d,e,f,g,period,preperiod,outcome_period,outcome_preperiod",
-    ][k - 2]
+/// The CSV header of rows of `k` moves: the moves, the periods, the misère periods (with
+/// `misere`), the theory columns (with `theory`, three moves only).
+pub fn csv_header(k: usize, misere: bool, theory: bool) -> &'static str {
+    static HEADERS: LazyLock<Vec<String>> = LazyLock::new(|| {
+        let mut all = Vec::new();
+        for k in MOVE_COUNTS {
+            for misere in [false, true] {
+                for theory in [false, true] {
+                    let mut header = MOVE_NAMES[..k].join(",");
+                    header += ",period,preperiod,outcome_period,outcome_preperiod";
+                    if misere {
+                        header += ",misere_period,misere_preperiod,misere_outcome_period,misere_outcome_preperiod";
+                    }
+                    if theory {
+                        header += ",g,rho,K,T0,T1,T2,predicted_period,agrees";
+                    }
+                    all.push(header);
+                }
+            }
+        }
+        all
+    });
+    let index = (k - MOVE_COUNTS.start()) * 4 + usize::from(misere) * 2 + usize::from(theory);
+    &HEADERS[index]
 }
-
-/// The CSV header of rows with theory columns (three moves only).
-pub const THEORY_CSV_HEADER: &str = "a,b,c,period,preperiod,outcome_period,outcome_preperiod,g,rho,K,T0,T1,T2,predicted_period,agrees";
 
 /// The Parquet types of the theory columns (after the seven of every row).
 const THEORY_COLUMNS: [Column; 8] = [
@@ -91,6 +107,9 @@ impl Row for ScanRow {
         for n in self.periods() {
             out(Field::Unsigned(n));
         }
+        for n in self.misere.iter().flat_map(MiserePeriods::key) {
+            out(Field::Unsigned(n as u64));
+        }
         if let Some(t) = &self.theory {
             for n in [t.g, t.rho, t.k] {
                 out(Field::Unsigned(n as u64));
@@ -110,6 +129,9 @@ impl Row for ScanRow {
         }
         for n in self.periods() {
             line.field(n);
+        }
+        for n in self.misere.iter().flat_map(MiserePeriods::key) {
+            line.field(n as u64);
         }
         match &self.theory {
             None => {
@@ -141,8 +163,10 @@ impl ScanRow {
         ]
     }
 
-    fn new(set: MoveSet, s: &Solution, theory: bool) -> Self {
+    fn new(set: MoveSet, s: &Solution, misere: bool, theory: bool) -> Self {
+        let a = set.moves()[0] as usize;
         ScanRow {
+            misere: misere.then(|| MiserePeriods::derived(a, s)),
             theory: set.triple().filter(|_| theory).map(|t| {
                 let (a, b, c) = (t.a as usize, t.b as usize, t.c as usize);
                 TheoryColumns::new(a, b, c, s.period, s.preperiod)
@@ -398,6 +422,22 @@ pub enum ScanError {
         got: [usize; 4],
         want: [usize; 4],
     },
+    #[error(transparent)]
+    Misere(#[from] MisereError),
+    /// A sampled set whose genera prove no period within the check's length.
+    #[error(
+        "the genera of {set} prove no period within {len} heaps, so its misère columns cannot be checked; lower --verify-sample or raise --mem-budget"
+    )]
+    MisereUnchecked { set: String, len: usize },
+    /// The misère columns derived from a row disagree with the genera: a bug, never ignored.
+    #[error(
+        "the misère columns of {set} derived from normal play (docs/misere.md, Corollary 6.1) are {got:?}, its genera prove {want:?}: a bug in nimseq or in the proof"
+    )]
+    MisereMismatch {
+        set: String,
+        got: [usize; 4],
+        want: [usize; 4],
+    },
 }
 
 /// Refuses the theory columns for sets of other than three moves: Manabe's paper, which they
@@ -420,6 +460,9 @@ pub struct ScanOptions {
     /// Format, shard, chunk size (in sets), where the rows go.
     #[serde(flatten)]
     pub output: ScanOutput,
+    /// Add the misère columns ([`MiserePeriods`]) to each row.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub misere: bool,
     /// Add the theory columns ([`TheoryColumns`]) to each row.
     pub theory: bool,
     /// Fraction of rows re-solved by the reference backend; `None`: the backend's default.
@@ -476,10 +519,7 @@ impl Scan for ScanOptions {
     }
 
     fn header(&self) -> &'static str {
-        match self.theory {
-            true => THEORY_CSV_HEADER,
-            false => csv_header(self.filter.moves),
-        }
+        csv_header(self.filter.moves, self.misere, self.theory)
     }
 
     /// The moves as `UInt16` where they fit (every `c_max` below 65,536): the columns a
@@ -491,13 +531,16 @@ impl Scan for ScanOptions {
         };
         let mut columns = vec![Column::required(moves); self.filter.moves];
         columns.extend([Column::required(Kind::U32); 4]);
+        if self.misere {
+            columns.extend([Column::required(Kind::U32); 4]);
+        }
         if self.theory {
             columns.extend(THEORY_COLUMNS);
         }
         columns
     }
 
-    /// The moves must be `t`'s; the theory columns, made from the rest, are not read.
+    /// The moves must be `t`'s; the misère and theory columns, made from the rest, are not read.
     fn read_row(&self, t: &MoveSet, fields: &[Field<'_>]) -> Result<Solution, String> {
         let f = ReadFields::new(self.header(), fields)?;
         let k = t.k();
@@ -528,7 +571,7 @@ impl Scan for ScanOptions {
 
     fn fields(&self, sets: &[MoveSet], solutions: &[Solution], out: &mut dyn FnMut(Field<'_>)) {
         for (&t, s) in sets.iter().zip(solutions) {
-            ScanRow::new(t, s, self.theory).fields(out);
+            ScanRow::new(t, s, self.misere, self.theory).fields(out);
         }
     }
 
@@ -541,7 +584,7 @@ impl Scan for ScanOptions {
                 for (&t, s) in sets.iter().zip(solutions) {
                     self.output
                         .format
-                        .write_row(&mut text, &ScanRow::new(t, s, self.theory))?;
+                        .write_row(&mut text, &ScanRow::new(t, s, self.misere, self.theory))?;
                 }
                 Ok(text)
             })
@@ -570,13 +613,16 @@ impl<'a> SolveOn<Backend<'a>> for ScanOptions {
         _: &ProgressBar,
     ) -> Result<Vec<Solution>, ScanError> {
         let solutions = backend.solve(sets, self.budget)?;
-        if !matches!(backend, Backend::Reference) {
-            let fraction = self
-                .verify_sample
-                .unwrap_or(backend.default_verify_sample());
-            let share = self.budget.share(rayon::current_num_threads() as u64);
-            verify_sample(backend.name(), sets, &solutions, fraction, share)?;
-        }
+        let fraction = self
+            .verify_sample
+            .unwrap_or(backend.default_verify_sample());
+        let share = self.budget.share(rayon::current_num_threads() as u64);
+        let checks = Checks {
+            // The reference backend's rows are the reference's.
+            normal: !matches!(backend, Backend::Reference),
+            misere: self.misere,
+        };
+        verify_sample(backend.name(), sets, &solutions, fraction, checks, share)?;
         Ok(solutions)
     }
 }
@@ -599,33 +645,72 @@ pub fn tally_scan(opts: &ScanOptions, backend: &Backend<'_>) -> Result<ScanSumma
     ScanJob::<_, ScanSummary>::open(opts)?.run_tally(backend)
 }
 
-/// Re-solves a random `fraction` of `sets` with the reference and compares.
+/// What a sampled row is checked for.
+#[derive(Clone, Copy)]
+struct Checks {
+    /// The normal-play columns, against the reference.
+    normal: bool,
+    /// The misère columns, against the genera computed from the rules.
+    misere: bool,
+}
+
+/// Re-solves a random `fraction` of `sets` and compares.
 fn verify_sample(
     backend: &'static str,
     sets: &[MoveSet],
     solutions: &[Solution],
     fraction: f64,
+    checks: Checks,
     share: Budget,
 ) -> Result<(), ScanError> {
-    let Some(sample) = Sample::new(fraction) else {
+    let Some(sample) = Sample::new(fraction).filter(|_| checks.normal || checks.misere) else {
         return Ok(());
     };
     sets.par_iter()
         .zip(solutions)
         .filter(|(t, _)| sample.picks(t.moves()))
         .try_for_each(|(t, got)| {
-            let want = reference_within(*t, share)?;
-            if want.key() == got.key() {
-                Ok(())
-            } else {
-                Err(ScanError::Mismatch {
-                    backend,
-                    set: t.ruleset().to_string(),
-                    got: got.key(),
-                    want: want.key(),
-                })
+            if checks.normal {
+                let want = reference_within(*t, share)?;
+                if want.key() != got.key() {
+                    return Err(ScanError::Mismatch {
+                        backend,
+                        set: t.ruleset().to_string(),
+                        got: got.key(),
+                        want: want.key(),
+                    });
+                }
             }
+            if checks.misere {
+                let got = MiserePeriods::derived(t.moves()[0] as usize, got);
+                let want = misere_within(*t, share)?;
+                if want != got {
+                    return Err(ScanError::MisereMismatch {
+                        set: t.ruleset().to_string(),
+                        got: got.key(),
+                        want: want.key(),
+                    });
+                }
+            }
+            Ok(())
         })
+}
+
+/// Genera a misère check computes at most for one set, within its thread's share too.
+const MISERE_CHECK_LEN: usize = 1 << 22;
+
+/// The misère periods of `t` as its genera prove them from the rules, within `share` bytes.
+fn misere_within(t: MoveSet, share: Budget) -> Result<MiserePeriods, ScanError> {
+    let genus = std::mem::size_of::<crate::misere::Genus>() as u64;
+    let room = usize::try_from(share.bytes() / genus).unwrap_or(usize::MAX);
+    let set = t.ruleset();
+    match Genera::new(&set).certify(room.min(MISERE_CHECK_LEN))? {
+        (Some(proof), _) => Ok(MiserePeriods::of_genera(&proof)),
+        (None, len) => Err(ScanError::MisereUnchecked {
+            set: set.to_string(),
+            len,
+        }),
+    }
 }
 
 #[cfg(test)]
@@ -634,7 +719,8 @@ mod tests {
     use crate::output::fields_csv;
 
     /// The fast CSV spelling of a row is the text of its typed fields (which the Python
-    /// binding reads), with and without the theory columns, for every triple with c <= 40.
+    /// binding reads), with and without the misère and theory columns, for every triple with
+    /// c <= 40.
     #[test]
     fn rows_spell_their_fields() {
         let filter = SetFilter::up_to(40);
@@ -642,14 +728,10 @@ mod tests {
         let solutions = Backend::Cpu
             .solve(&triples, Budget::from_flag(Some(1 << 30)))
             .unwrap();
-        for theory in [false, true] {
-            let header = if theory {
-                THEORY_CSV_HEADER
-            } else {
-                csv_header(3)
-            };
+        for (misere, theory) in [(false, false), (false, true), (true, false), (true, true)] {
+            let header = csv_header(3, misere, theory);
             for (&t, s) in triples.iter().zip(&solutions) {
-                let row = ScanRow::new(t, s, theory);
+                let row = ScanRow::new(t, s, misere, theory);
                 let (mut fast, mut plain) = (Vec::new(), Vec::new());
                 row.write_csv(&mut fast).unwrap();
                 fields_csv(&row, &mut plain).unwrap();

@@ -59,17 +59,9 @@ impl Quotient {
         self.pretension.p.iter().filter(|&&p| p).count()
     }
 
-    /// The element of the sum of `heaps` (each at most the heap bound).
-    pub fn image(&self, heaps: &[u32]) -> u32 {
-        let q = &self.pretension;
-        heaps
-            .iter()
-            .fold(0, |x, &h| q.table.mul(x, q.phi[h as usize]))
-    }
-
     /// Whether the sum of `heaps` is a misère P-position (the player to move loses).
     pub fn is_p(&self, heaps: &[u32]) -> bool {
-        self.pretension.p[self.image(heaps) as usize]
+        self.pretension.is_p(heaps)
     }
 
     /// The least period `p` and the least start `q` with `phi(n + p) = phi(n)` for every `n`
@@ -93,6 +85,17 @@ impl Quotient {
 pub const MIN_PERIOD_SPAN: usize = 12;
 
 /// The engine run over heaps `1..=heap_max`.
+/// The pretending function and P-portion of the heaps up to `heap_max` alone (no presentation,
+/// no tameness test): what a position of those heaps is answered from.
+pub fn pretension_of(
+    moves: impl Fn(u32) -> Vec<Vec<u32>>,
+    heap_max: usize,
+    limit: u64,
+    bar: &ProgressBar,
+) -> Result<Pretension, QuotientError> {
+    Ok(solve_up_to(&moves, heap_max, limit, bar)?.current)
+}
+
 fn solve_up_to(
     moves: &impl Fn(u32) -> Vec<Vec<u32>>,
     heap_max: usize,

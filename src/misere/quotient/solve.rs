@@ -33,6 +33,18 @@ impl Pretension {
             (0..k).fold(x, |x, _| self.table.mul(x, self.phi[h]))
         })
     }
+
+    /// The element of the sum of `heaps` (each at most the heap bound).
+    pub fn image_of_heaps(&self, heaps: &[u32]) -> u32 {
+        heaps
+            .iter()
+            .fold(0, |x, &h| self.table.mul(x, self.phi[h as usize]))
+    }
+
+    /// Whether the sum of `heaps` is a misère P-position (the player to move loses).
+    pub fn is_p(&self, heaps: &[u32]) -> bool {
+        self.p[self.image_of_heaps(heaps) as usize]
+    }
 }
 
 /// Why a quotient was not found.
