@@ -177,9 +177,30 @@ fn seq_under_misere_play() {
         ],
         "no quotient: it may need 1.0 GiB",
     );
+    // Past the sums, a single heap's outcome comes from the quotient (Kayles' misère
+    // P-positions among single heaps: 1, 4, 9, 12, 20); where there is none, one line.
+    let text = run_ok(&["octal", "seq", "0.77", "--play", "misere", "--len", "300"]);
+    assert!(
+        text.contains("P-positions  1 4 9 12 20 (below 300)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("from the misère quotient of the heaps up to 299 (order 40, P-portion 9)"),
+        "{text}"
+    );
     refused(
-        &["octal", "seq", "0.77", "--play", "misere", "--len", "300"],
-        "over the memory budget",
+        &[
+            "octal",
+            "seq",
+            "0.77",
+            "--play",
+            "misere",
+            "--len",
+            "100",
+            "--mem-budget",
+            "64M",
+        ],
+        "no quotient for the outcomes past them: it may need 1.0 GiB",
     );
     refused(
         &[

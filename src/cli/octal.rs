@@ -20,8 +20,12 @@ use nimseq::position;
 pub fn run(command: OctalCommand) -> Result<()> {
     match command {
         OctalCommand::Seq(args) if args.play == Play::Misere => {
-            let report =
-                misere::describe(&args.code, args.len, args.max_len, args.memory.budget())?;
+            let report = misere::describe_past_sums(
+                &args.code,
+                args.len,
+                args.max_len,
+                args.memory.budget(),
+            )?;
             print::sequence(&report, &report.heaps.misere_values, args.format)
         }
         OctalCommand::Seq(args) => {

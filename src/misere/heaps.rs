@@ -24,6 +24,10 @@ pub struct MisereHeaps {
     pub p_positions: Vec<usize>,
     /// Each heap's genus in CGSuite's notation.
     pub genus: Vec<String>,
+    /// The heaps `p_positions` covers: those of the values, or more where the outcomes come
+    /// from elsewhere ([`Self::outcomes_to`]).
+    #[serde(skip)]
+    outcomes_len: usize,
 }
 
 impl MisereHeaps {
@@ -38,7 +42,15 @@ impl MisereHeaps {
                 .collect(),
             genus: genera.iter().map(Genus::to_string).collect(),
             misere_values,
+            outcomes_len: genera.len(),
         }
+    }
+
+    /// The misère P-positions below `len`, found past the genera by other means (the misère
+    /// quotient), in place of those of the genera.
+    pub fn outcomes_to(&mut self, p_positions: Vec<usize>, len: usize) {
+        self.p_positions = p_positions;
+        self.outcomes_len = len;
     }
 }
 
@@ -56,7 +68,12 @@ impl fmt::Display for MisereHeaps {
             values_word(&self.misere_values)
         )?;
         let ps: Vec<String> = self.p_positions.iter().map(usize::to_string).collect();
-        writeln!(f, "P-positions  {} (below {n})", ps.join(" "))?;
+        writeln!(
+            f,
+            "P-positions  {} (below {})",
+            ps.join(" "),
+            self.outcomes_len
+        )?;
         let more = if n > GENERA_SHOWN { " ..." } else { "" };
         writeln!(
             f,

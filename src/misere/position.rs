@@ -17,13 +17,12 @@ use std::fmt;
 use serde::Serialize;
 
 use super::genus::nim_heap_minus;
+use super::quotient::Pretension;
 use super::quotient::monoid::Monoid;
-use super::quotient::{Pretension, pretension_of};
 use super::sums::{SumGenera, code_moves, positions_below};
 use crate::memory::Budget;
 use crate::octal::OctalCode;
-use crate::octal::quotient::{DEFAULT_MAX_ORDER, MAX_HEAP, memory as quotient_memory};
-use crate::output::progress_bar;
+use crate::octal::quotient::pretension_within;
 use crate::position::{
     Outcome, WinningMove, subtraction_options, subtraction_values, values_needed, write_outcome,
 };
@@ -173,21 +172,9 @@ pub fn octal(
     budget: Budget,
 ) -> anyhow::Result<MiserePositionReport> {
     let largest = values_needed(heaps)? - 1;
-    let needed = quotient_memory(code, largest, DEFAULT_MAX_ORDER);
-    let why_not = if largest == 0 {
-        "no heap to build it from".to_string()
-    } else if largest > MAX_HEAP {
-        format!("heap {largest} is past the quotient's bound {MAX_HEAP}")
-    } else if !budget.fits(needed) {
-        format!("it may need {}", crate::memory::human_bytes(needed))
-    } else {
-        let bar = progress_bar(largest as u64, "heaps");
-        let q = pretension_of(code_moves(code), largest, DEFAULT_MAX_ORDER, &bar);
-        bar.finish_and_clear();
-        match q {
-            Ok(q) => return from_quotient(code, heaps, largest, &q, budget),
-            Err(e) => e.to_string(),
-        }
+    let why_not = match pretension_within(code, largest, budget) {
+        Ok(q) => return from_quotient(code, heaps, largest, &q, budget),
+        Err(why) => why,
     };
     from_sums(code, heaps, budget, &why_not)
 }
@@ -314,7 +301,6 @@ impl fmt::Display for MiserePositionReport {
 mod tests {
     use super::*;
     use crate::misere::brute::{MisereBrute, subtraction_moves};
-    use indicatif::ProgressBar;
     use rand::{Rng, SeedableRng, rngs::StdRng};
 
     /// Random positions of random sets and of Kayles (fresh seed): the outcome and every
@@ -356,8 +342,10 @@ mod tests {
         let mut rng = StdRng::seed_from_u64(seed);
         let mut by_quotient = 0;
         for _ in 0..12 {
-            let digits: String = (0..rng.random_range(2..=3))
-                .map(|_| char::from(b'0' + rng.random_range(0..8u8)))
+            let n = rng.random_range(2..=3);
+            // The last digit is not 0 (that code is the shorter one).
+            let digits: String = (0..n)
+                .map(|i| char::from(b'0' + rng.random_range(u8::from(i + 1 == n)..8)))
                 .collect();
             let code: OctalCode = format!("0.{digits}").parse().unwrap();
             let mut brute = MisereBrute::new(code_moves(&code));
@@ -386,13 +374,7 @@ mod tests {
         assert_eq!(r.misere_values[2], Some(1));
         assert!(matches!(r.method, Method::Quotient { heap_max: 61, order, .. } if order > 12));
         // A winning move is one to a P-position, which the quotient says: check each.
-        let q = pretension_of(
-            code_moves(&kayles),
-            61,
-            DEFAULT_MAX_ORDER,
-            &ProgressBar::hidden(),
-        )
-        .unwrap();
+        let q = pretension_within(&kayles, 61, Budget::UNLIMITED).unwrap();
         for m in &r.winning_moves {
             let mut next: Vec<u32> = vec![60, 61, 5];
             next.remove(m.index);

@@ -1,6 +1,7 @@
 //! One code under misère play (`nimseq octal seq CODE --play misere`): each heap's misère value
 //! and genus, by the genera of every sum the heaps reach ([`SumGenera`]): exact and exhaustive,
-//! so for the first heaps only (docs/misere.md, "Take-and-break codes").
+//! so for the first heaps only (docs/misere.md, "Take-and-break codes"). Past them, the
+//! misère quotient of the heaps still gives each heap's outcome ([`describe_past_sums`]).
 
 use std::fmt;
 
@@ -9,8 +10,11 @@ use serde::Serialize;
 use super::code::OctalCode;
 use super::seq::{look_lengths, window};
 use crate::memory::{Budget, OverBudget};
+use crate::misere::position::SINGLE_HEAP_POSITIONS;
+use crate::misere::quotient::monoid::Monoid;
 use crate::misere::sums::{SumGenera, code_moves, positions_below};
 use crate::misere::{Genus, GenusTooLong, MisereHeaps};
+use crate::octal::quotient::pretension_within;
 use crate::period::certify_windowed;
 
 /// Bytes one memoised position may take: its genus, its heap list and the map's share.
@@ -30,6 +34,18 @@ pub struct OctalMisereReport {
     pub certificate: Option<GenusCertificate>,
     /// Sums of heaps whose genus was computed on the way.
     pub positions: usize,
+    /// Where the genera stop short of the heaps asked for: the quotient that gave every heap's
+    /// outcome ([`describe_past_sums`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub quotient: Option<OutcomesFrom>,
+}
+
+/// The misère quotient the P-positions of a report come from.
+#[derive(Clone, Debug, Serialize)]
+pub struct OutcomesFrom {
+    pub heap_max: usize,
+    pub order: usize,
+    pub p_portion: usize,
 }
 
 /// Why a code's misère report could not be made.
@@ -118,7 +134,54 @@ pub fn describe(
         one_heap,
         certificate,
         positions: sums.len(),
+        quotient: None,
     })
+}
+
+/// [`describe`], or, where the sums below `len` of a code that splits heaps may not fit
+/// `budget`: the genera of the first heaps (those whose sums number at most
+/// [`SINGLE_HEAP_POSITIONS`]) and the outcome of every heap below `len` from the misère quotient
+/// of the heaps up to `len - 1` (docs/misere.md, Theorem 7). Refused as [`describe`] refuses
+/// where the quotient is not found either, saying why.
+pub fn describe_past_sums(
+    code: &OctalCode,
+    len: usize,
+    max_len: usize,
+    budget: Budget,
+) -> Result<OctalMisereReport, OctalMisereError> {
+    if len == 0 || code.max_heaps() <= 1 || budget.fits(memory(code, len)) {
+        return describe(code, len, max_len, budget);
+    }
+    let heap_max = len - 1;
+    let why_not = match pretension_within(code, heap_max, budget) {
+        Ok(q) => {
+            let shown = (1..=len)
+                .take_while(|&n| {
+                    let positions = positions_below(n - 1);
+                    positions <= SINGLE_HEAP_POSITIONS
+                        && budget.fits(positions.saturating_mul(POSITION_BYTES))
+                })
+                .last()
+                .unwrap_or(0);
+            let mut report = describe(code, shown, shown, budget)?;
+            let p_positions = (0..len).filter(|&n| q.is_p(&[n as u32])).collect();
+            report.heaps.outcomes_to(p_positions, len);
+            report.quotient = Some(OutcomesFrom {
+                heap_max,
+                order: q.table.size(),
+                p_portion: q.p.iter().filter(|&&p| p).count(),
+            });
+            return Ok(report);
+        }
+        Err(why) => why,
+    };
+    budget.check(memory(code, len), || {
+        format!(
+            "the misère genera of {} for --len {len} (every sum of heaps below {len}; no quotient for the outcomes past them: {why_not})",
+            code.ascii()
+        )
+    })?;
+    describe(code, len, max_len, budget)
 }
 
 /// The genus period of a code whose moves leave at most one heap, proved by the window of
@@ -142,6 +205,13 @@ impl fmt::Display for OctalMisereReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(f, "game         {}", self.code)?;
         write!(f, "{}", self.heaps)?;
+        if let Some(q) = &self.quotient {
+            writeln!(
+                f,
+                "outcomes     from the misère quotient of the heaps up to {} (order {}, P-portion {}): the sums of larger heaps are too many to search",
+                q.heap_max, q.order, q.p_portion
+            )?;
+        }
         if !self.one_heap {
             return write!(
                 f,
@@ -208,6 +278,34 @@ mod tests {
     /// Random codes of 1 to 4 digits 0-3 (moves that leave at most one heap), fresh seed: every
     /// genus digit of the first heaps equals the game tree's, and the certified genus period
     /// holds on twice as many heaps past the prefix that proved it.
+    /// Kayles to heap 300: far past the sums, the outcomes come from the quotient (order 40,
+    /// P-portion 9), and where the genera are computed too their P-positions are the same.
+    /// The single-heap P-positions are 1, 4, 9, 12 and 20 (Sibert and Conway).
+    #[test]
+    fn outcomes_past_the_sums_come_from_the_quotient() {
+        let kayles: OctalCode = "0.77".parse().unwrap();
+        let r = describe_past_sums(&kayles, 300, 300, Budget::new(4 << 30)).unwrap();
+        let q = r.quotient.as_ref().unwrap();
+        assert_eq!((q.heap_max, q.order, q.p_portion), (299, 40, 9));
+        let shown = r.heaps.misere_values.len();
+        assert!((40..300).contains(&shown), "{shown}");
+        let from_genera: Vec<usize> = (0..shown)
+            .filter(|&n| r.heaps.misere_values[n] == 0)
+            .collect();
+        let below: Vec<usize> = r
+            .heaps
+            .p_positions
+            .iter()
+            .copied()
+            .filter(|&n| n < shown)
+            .collect();
+        assert_eq!(below, from_genera);
+        assert_eq!(r.heaps.p_positions, [1, 4, 9, 12, 20]);
+        // Within the budget the sums answer alone, as before.
+        let r = describe_past_sums(&kayles, 20, 20, Budget::new(4 << 30)).unwrap();
+        assert!(r.quotient.is_none() && r.heaps.misere_values.len() == 20);
+    }
+
     #[test]
     fn one_heap_codes_equal_the_brute_force_and_keep_their_period() {
         use crate::misere::brute::MisereBrute;

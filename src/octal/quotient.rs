@@ -8,9 +8,9 @@ use serde::Serialize;
 
 use super::code::OctalCode;
 use crate::InputError;
-use crate::memory::{Budget, OverBudget};
+use crate::memory::{Budget, OverBudget, human_bytes};
 use crate::misere::quotient::solve::MAX_QUOTIENT_ORDER;
-use crate::misere::quotient::{Quotient, QuotientError};
+use crate::misere::quotient::{Pretension, Quotient, QuotientError, pretension_of};
 use crate::misere::sums::code_moves;
 use crate::output::progress_bar;
 
@@ -107,6 +107,33 @@ pub fn memory(code: &OctalCode, heap_max: usize, max_order: u64) -> u64 {
         .saturating_mul(OPTION_BYTES)
         .saturating_add(max_order.saturating_mul(ELEMENT_BYTES))
         .saturating_add(table)
+}
+
+/// The proved pretending function and P-portion of the heaps up to `heap_max` of `code`, with
+/// trials of up to [`DEFAULT_MAX_ORDER`] elements, for the commands that answer positions from
+/// it; `Err` says in words why there is none (a heap past [`MAX_HEAP`], over `budget`, or the
+/// engine gave up).
+pub fn pretension_within(
+    code: &OctalCode,
+    heap_max: usize,
+    budget: Budget,
+) -> Result<Pretension, String> {
+    let needed = memory(code, heap_max, DEFAULT_MAX_ORDER);
+    if heap_max == 0 {
+        return Err("no heap to build it from".into());
+    }
+    if heap_max > MAX_HEAP {
+        return Err(format!(
+            "heap {heap_max} is past the quotient's bound {MAX_HEAP}"
+        ));
+    }
+    if !budget.fits(needed) {
+        return Err(format!("it may need {}", human_bytes(needed)));
+    }
+    let bar = progress_bar(heap_max as u64, "heaps");
+    let q = pretension_of(code_moves(code), heap_max, DEFAULT_MAX_ORDER, &bar);
+    bar.finish_and_clear();
+    q.map_err(|e| e.brief())
 }
 
 /// The quotient of the heaps `0..=heap_max` of `code`, refused first if it may not fit

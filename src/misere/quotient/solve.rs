@@ -69,6 +69,19 @@ pub enum QuotientError {
     Stuck { heap: usize, word: Vec<u32> },
 }
 
+impl QuotientError {
+    /// The reason in words that name no flag, for the commands that use a quotient without
+    /// offering `--max-order`.
+    pub fn brief(&self) -> String {
+        match self {
+            QuotientError::TooLarge { heap, elements, .. } => {
+                format!("it outgrows its limit at heap {heap} (a monoid of {elements} elements)")
+            }
+            QuotientError::Stuck { .. } => self.to_string(),
+        }
+    }
+}
+
 /// What happened at each heap.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct HeapStep {
