@@ -3,7 +3,8 @@
 # adapter, then every GPU path against the CPU path in the same run, each phase bounded by a
 # timeout so that one slow phase cannot cost the others:
 #   1. subtraction scans of triples (with the naive peer at c <= 200, then a large c), of 4 and
-#      of 5 moves, and a push past the large scan on the GPU alone;
+#      of 5 moves, misère rows against normal ones, and a push past the large scan on the GPU
+#      alone;
 #   2. k-cross: one table on every backend, the issue-19 targets (tables over many bindings,
 #      64-bit indices), then G([n]) for k = 3..13 for growing n while the time lasts;
 #   3. the 3-leg spider table (Game of Arrows) on every backend, then growing leg bounds on the
@@ -85,7 +86,10 @@ phase sub-moves4 30 "$NIMSEQ" bench sub --moves 4 --max-move "$K4_D"
 phase sub-moves5 30 "$NIMSEQ" bench sub --moves 5 --max-move "$K5_D"
 # Past the big scan on the GPU alone, rows to a resumable file: how far the time allows.
 rm -f "$LOG/push.csv"*
-phase sub-push 40 "$NIMSEQ" sub scan --c-min $((BIG_C + 1)) --c-max "$PUSH_C" --backend gpu \
+# Misère rows against normal ones, each backend (rows identical, the misère scan no slower).
+phase sub-misere 20 env NIMSEQ="$NIMSEQ" OUT="$LOG/misere" ROUNDS=1 \
+    bash scripts/misere-scan-bench.sh "$SMALL_C"
+phase sub-push 30 "$NIMSEQ" sub scan --c-min $((BIG_C + 1)) --c-max "$PUSH_C" --backend gpu \
     --out "$LOG/push.csv"
 echo "push: $(($(wc -l <"$LOG/push.csv") - 1)) rows of $((BIG_C + 1)) <= c <= $PUSH_C" | tee -a "$LOG/summary.txt"
 
