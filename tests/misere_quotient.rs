@@ -151,7 +151,45 @@ fn quotient_command() {
     refused(&["octal", "quotient", "0.7z"], "not a digit");
 }
 
+/// docs/misere.md, Theorem 8: Kayles' images repeat with period 12 from heap 71, proved once the
+/// bound reaches 2*71 + 2*12 + 2 = 168 and not before; the engine run on to heap 400 (and 0.15's
+/// to 320, proved at 154) finds nothing the theorem does not predict: the same order, and the
+/// images still periodic.
+fn period_proved_by_theorem_8() {
+    let period = |code: &str, heap_max: &str| {
+        let json: serde_json::Value = serde_json::from_str(&run_ok(&[
+            "octal",
+            "quotient",
+            code,
+            "--heap-max",
+            heap_max,
+            "--format",
+            "json",
+        ]))
+        .unwrap();
+        json["period"].clone()
+    };
+    assert_eq!(
+        period("0.77", "167"),
+        serde_json::json!({"period": 12, "from": 71, "proved": false, "proof_from": 168})
+    );
+    assert_eq!(period("0.77", "168")["proved"], true);
+    for (code, proof, far, order, p, q) in [
+        ("0.77", 168, 400, 40, 12, 71),
+        ("0.15", 154, 320, 42, 10, 66),
+    ] {
+        assert_eq!(period(code, &proof.to_string())["proved"], true, "{code}");
+        let parsed: OctalCode = code.parse().unwrap();
+        let quotient =
+            Quotient::of(code_moves(&parsed), far, LIMIT, &ProgressBar::hidden()).unwrap();
+        assert_eq!(quotient.order(), order, "{code}");
+        let phi = &quotient.pretension.phi;
+        assert!((q..=far - p).all(|n| phi[n + p] == phi[n]), "{code}");
+    }
+}
+
 trials!(
+    period_proved_by_theorem_8,
     kayles_and_dawsons_kayles_against_the_game_tree,
     r8_of_0_75,
     random_codes_against_the_game_tree,

@@ -45,8 +45,8 @@ pub struct QuotientReport {
     pub orders: Vec<usize>,
     /// The heaps that changed the quotient.
     pub expansion_heaps: Vec<usize>,
-    /// The least period of the images, seen over at least two periods before the bound
-    /// (observed, not proved), or `null`.
+    /// The least period of the images, seen over at least two periods before the bound, proved
+    /// where the bound is far enough, or `null`.
     pub period: Option<ObservedPeriod>,
 }
 
@@ -56,11 +56,15 @@ pub struct Generator {
     pub heap: usize,
 }
 
+/// The least period of the images and where it starts, seen to the bound; proved for every
+/// heap when the bound reaches `proof_from` (docs/misere.md, Theorem 8).
 #[derive(Clone, Debug, Serialize)]
 pub struct ObservedPeriod {
     pub period: usize,
     pub from: usize,
     pub proved: bool,
+    /// The heap bound that proves it (`null` for a code the theorem does not cover).
+    pub proof_from: Option<usize>,
 }
 
 /// Why a quotient report could not be made.
@@ -192,9 +196,22 @@ pub fn describe(
         period: q.observed_period().map(|(period, from)| ObservedPeriod {
             period,
             from,
-            proved: false,
+            proved: proves_period(code, period, from, heap_max),
+            proof_from: proof_heaps(code, period, from),
         }),
     })
+}
+
+/// The heap bound from which Theorem 8 of docs/misere.md proves the images' period `p` from
+/// `q` for `code`: `2 max(q, 1) + 2p + t`; `None` for a code it does not cover (a move leaving
+/// three heaps or more, or a digit with `!`).
+fn proof_heaps(code: &OctalCode, p: usize, q: usize) -> Option<usize> {
+    (code.max_heaps() <= 2 && !code.any_unequal()).then(|| 2 * q.max(1) + 2 * p + code.t())
+}
+
+/// Whether Theorem 8 proves the period `p` from `q` seen to `heap_max`.
+fn proves_period(code: &OctalCode, p: usize, q: usize, heap_max: usize) -> bool {
+    proof_heaps(code, p, q).is_some_and(|n| heap_max >= n)
 }
 
 impl fmt::Display for QuotientReport {
@@ -241,13 +258,27 @@ impl fmt::Display for QuotientReport {
             .collect();
         writeln!(f, "grew at      {} (heap:order)", grew.join(" "))?;
         match &self.period {
-            Some(p) => writeln!(
+            Some(p) if p.proved => writeln!(
                 f,
-                "period       phi(n+{}) = phi(n) for n in [{}, {}]; observed, not proved",
+                "period       phi(n+{}) = phi(n) for every n >= {}: proved (Theorem 8: seen to heap {} >= {})",
                 p.period,
                 p.from,
-                self.heap_max - p.period
+                self.heap_max,
+                p.proof_from.unwrap_or(0)
             )?,
+            Some(p) => {
+                let proof = match p.proof_from {
+                    Some(n) => format!("--heap-max {n} proves it"),
+                    None => "no proof for codes whose moves leave three heaps or have !".into(),
+                };
+                writeln!(
+                    f,
+                    "period       phi(n+{}) = phi(n) for n in [{}, {}]; observed, not proved ({proof})",
+                    p.period,
+                    p.from,
+                    self.heap_max - p.period
+                )?
+            }
             None => writeln!(
                 f,
                 "period       none seen (two periods on 12 heaps or more) within the bound"

@@ -84,7 +84,6 @@ impl Quotient {
 /// reported: two equal images in a row are not a period.
 pub const MIN_PERIOD_SPAN: usize = 12;
 
-/// The engine run over heaps `1..=heap_max`.
 /// The pretending function and P-portion of the heaps up to `heap_max` alone (no presentation,
 /// no tameness test): what a position of those heaps is answered from.
 pub fn pretension_of(
@@ -96,6 +95,7 @@ pub fn pretension_of(
     Ok(solve_up_to(&moves, heap_max, limit, bar)?.current)
 }
 
+/// The engine run over heaps `1..=heap_max`.
 fn solve_up_to(
     moves: &impl Fn(u32) -> Vec<Vec<u32>>,
     heap_max: usize,
