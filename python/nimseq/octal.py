@@ -94,7 +94,9 @@ def quotient(
         The report as ``octal quotient --format json`` prints it, a dict: ``order``,
         ``p_portion``, ``tame``, ``generators`` (``{"name", "heap"}``), ``relations``,
         ``p_elements``, ``heaps`` (each heap's image as a normal form), ``orders``,
-        ``expansion_heaps`` and ``period`` (observed, or ``None``); docs/misere.md.
+        ``expansion_heaps`` and ``period`` (a dict of ``period``, ``from``, ``proved``: whether
+        Theorem 8 of docs/misere.md proves it for every heap, and ``proof_from``, the bound
+        that would; or ``None``); docs/misere.md.
 
     Raises:
         ValueError: a malformed code, a bound of 0, heaps over ``mem_budget`` or a quotient
