@@ -17,11 +17,11 @@ from typing import Optional, Tuple, Union
 import numpy as np
 
 from . import _nimseq
-from ._position import Heaps, Position, heaps_text, position
+from ._position import Heaps, MiserePosition, Position, heaps_text, position
 from ._table import ScanSummary, ScanTable
 from .sub import Bytes, _result
 
-__all__ = ["Certificate", "Position", "period", "quotient", "scan", "value", "values"]
+__all__ = ["Certificate", "MiserePosition", "Position", "period", "quotient", "scan", "value", "values"]
 
 
 def values(code: str, n: int, *, mem_budget: Bytes = None, play: str = "normal") -> np.ndarray:
@@ -52,17 +52,22 @@ def values(code: str, n: int, *, mem_budget: Bytes = None, play: str = "normal")
     return _nimseq.octal_values(_code(code), operator.index(n), mem_budget, play)
 
 
-def value(code: str, heaps: Heaps, *, mem_budget: Bytes = None) -> Position:
+def value(
+    code: str, heaps: Heaps, *, mem_budget: Bytes = None, play: str = "normal"
+) -> Union[Position, MiserePosition]:
     """A position of several heaps of the octal game ``code``: ``nimseq octal value``.
 
     Args:
         code: the code, as for :func:`values` (e.g. "0.77").
         heaps: the heap sizes, a list of whole numbers or "3,5,8".
         mem_budget: most memory the values may take [default: half the machine's memory].
+        play: "normal", or "misere" for misère play, answered from the misère quotient of the
+            heaps up to the largest (docs/misere.md).
 
     Returns:
         A :class:`Position`: each heap's value, the nim-sum, the outcome ("P" or "N") and
-        every winning move (``to``: the heaps a move leaves, two where it splits one).
+        every winning move (``to``: the heaps a move leaves, two where it splits one); under
+        misère play a :class:`MiserePosition`.
 
     Raises:
         ValueError: a malformed code or heap, or values over ``mem_budget``.
@@ -74,8 +79,11 @@ def value(code: str, heaps: Heaps, *, mem_budget: Bytes = None) -> Position:
         ((3, 4, 1), 6, 'N')
         >>> p.winning_moves
         (WinningMove(index=1, size=5, to=(1, 3)),)
+        >>> m = nimseq.octal.value("0.77", [3, 5, 8], play="misere")
+        >>> m.misere_values, m.outcome, m.winning_moves
+        ((3, 1, 1), 'N', (WinningMove(index=1, size=5, to=(1, 3)),))
     """
-    return position(_nimseq.octal_value(_code(code), heaps_text(heaps), mem_budget))
+    return position(_nimseq.octal_value(_code(code), heaps_text(heaps), mem_budget, play))
 
 
 def quotient(

@@ -16,13 +16,13 @@ import numpy as np
 
 from . import _nimseq
 from ._args import comma_list
-from ._position import Heaps, Position, heaps_text, position
+from ._position import Heaps, MiserePosition, Position, heaps_text, position
 from ._table import ScanSummary, ScanTable
 
 Moves = Union[str, Iterable[int]]
 Bytes = Union[int, str, None]
 
-__all__ = ["Certificate", "Position", "period", "scan", "value", "values"]
+__all__ = ["Certificate", "MiserePosition", "Position", "period", "scan", "value", "values"]
 
 
 def _moves(moves: Moves) -> str:
@@ -78,17 +78,21 @@ def values(
     return _nimseq.sub_values(text, operator.index(n), mem_budget, play)
 
 
-def value(moves: Moves, heaps: Heaps, *, mem_budget: Bytes = None) -> Position:
+def value(
+    moves: Moves, heaps: Heaps, *, mem_budget: Bytes = None, play: str = "normal"
+) -> Union[Position, MiserePosition]:
     """A position of several heaps of the subtraction game: ``nimseq sub value``.
 
     Args:
         moves: the subtraction set, as for :func:`values`.
         heaps: the heap sizes, a list of whole numbers or "7,9".
         mem_budget: most memory the values may take [default: half the machine's memory].
+        play: "normal", or "misere" for misère play (``--play misere``).
 
     Returns:
         A :class:`Position`: each heap's value, the nim-sum, the outcome ("P" or "N") and
-        every winning move.
+        every winning move; under misère play a :class:`MiserePosition` (each heap's misère
+        value, the outcome and every winning move).
 
     Raises:
         ValueError: a malformed set or heap, or values over ``mem_budget``.
@@ -103,8 +107,10 @@ def value(moves: Moves, heaps: Heaps, *, mem_budget: Bytes = None) -> Position:
         WinningMove(index=0, size=7, to=(3,))
         WinningMove(index=1, size=10, to=(9,))
         WinningMove(index=1, size=10, to=(7,))
+        >>> nimseq.sub.value([2, 3, 7], [4, 5, 9], play="misere").outcome
+        'P'
     """
-    return position(_nimseq.sub_value(_moves(moves), heaps_text(heaps), mem_budget))
+    return position(_nimseq.sub_value(_moves(moves), heaps_text(heaps), mem_budget, play))
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,6 @@ use pyo3::prelude::*;
 use nimseq::InputError;
 use nimseq::backend::BackendChoice;
 use nimseq::memory::Budget;
-use nimseq::position::PositionReport;
 use nimseq::refusal::is_bad_input;
 
 /// How often a running call looks for a Ctrl-C.
@@ -127,11 +126,11 @@ fn python_names(message: &str) -> String {
 
 /// A position of several heaps (`"3,5,8"`), as `value --format json` prints it, from the
 /// family's `solve`.
-fn position_json(
+fn position_json<R: serde::Serialize + Send>(
     py: Python<'_>,
     heaps: &str,
     mem_budget: Option<Bytes>,
-    solve: impl FnOnce(&[usize], Budget) -> anyhow::Result<PositionReport> + Send,
+    solve: impl FnOnce(&[usize], Budget) -> anyhow::Result<R> + Send,
 ) -> PyResult<String> {
     let heaps = nimseq::position::parse_heaps(heaps).map_err(refuse)?;
     let budget = budget(mem_budget)?;

@@ -11,6 +11,7 @@ use super::scan::{
 };
 use super::{Bytes, budget, misere, narrow, position_json, refuse, run};
 use nimseq::backend::{BackendChoice, choose};
+use nimseq::misere::position as misere_position;
 use nimseq::octal::OctalCode;
 use nimseq::octal::misere as octal_misere;
 use nimseq::octal::quotient::{self, DEFAULT_MAX_ORDER};
@@ -178,16 +179,23 @@ fn octal_scan<'py>(
     scan_result(py, columns, &summary)
 }
 
-/// A position of several heaps, as `nimseq octal value --format json` prints it.
+/// A position of several heaps, as `nimseq octal value --format json` prints it (with
+/// `--play misere` under misère play).
 #[pyfunction]
-#[pyo3(signature = (code, heaps, mem_budget=None))]
+#[pyo3(signature = (code, heaps, mem_budget=None, play="normal"))]
 fn octal_value(
     py: Python<'_>,
     code: &str,
     heaps: &str,
     mem_budget: Option<Bytes>,
+    play: &str,
 ) -> PyResult<String> {
     let code = self::code(code)?;
+    if misere(play)? {
+        return position_json(py, heaps, mem_budget, |heaps, budget| {
+            misere_position::octal(&code, heaps, budget)
+        });
+    }
     position_json(py, heaps, mem_budget, |heaps, budget| {
         position::octal(&code, heaps, budget)
     })

@@ -10,6 +10,7 @@ use super::scan::{
 };
 use super::{Bytes, budget, misere, narrow, position_json, refuse, run};
 use nimseq::backend::{BackendChoice, choose};
+use nimseq::misere::position as misere_position;
 use nimseq::output::scan::{Scan, ScanJob};
 use nimseq::position;
 use nimseq::subtraction::infinite::{self, InfiniteSet, SetError};
@@ -224,16 +225,23 @@ fn sub_scan<'py>(
     scan_result(py, columns, &summary)
 }
 
-/// A position of several heaps, as `nimseq sub value --format json` prints it.
+/// A position of several heaps, as `nimseq sub value --format json` prints it (with
+/// `--play misere` under misère play).
 #[pyfunction]
-#[pyo3(signature = (moves, heaps, mem_budget=None))]
+#[pyo3(signature = (moves, heaps, mem_budget=None, play="normal"))]
 fn sub_value(
     py: Python<'_>,
     moves: &str,
     heaps: &str,
     mem_budget: Option<Bytes>,
+    play: &str,
 ) -> PyResult<String> {
     let set = ruleset(moves)?;
+    if misere(play)? {
+        return position_json(py, heaps, mem_budget, |heaps, budget| {
+            misere_position::subtraction(&set, heaps, budget)
+        });
+    }
     position_json(py, heaps, mem_budget, |heaps, budget| {
         position::subtraction(&set, heaps, budget)
     })

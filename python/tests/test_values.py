@@ -49,6 +49,31 @@ def test_misere_values_equal_the_cli(cli, rng):
     assert nimseq.sub.values(all_but=[2, 3, 7], n=8, play="misere").tolist() == [1, 0, 1, 0, 2, 3, 2, 3]
 
 
+def test_misere_positions_equal_the_cli(cli):
+    """value(..., play="misere"): the misère position of a subtraction game and of octal codes
+    (from the quotient, and past the sums a heap's value left out) equals ``value --play misere
+    --format json``."""
+    cases = [
+        (nimseq.sub.value, [2, 3, 7], [4, 5, 9], ("sub", "value", "2,3,7", "4,5,9")),
+        (nimseq.octal.value, "0.77", [3, 5, 8], ("octal", "value", "0.77", "3,5,8")),
+        (nimseq.octal.value, "0.07", [20, 25, 30, 14], ("octal", "value", "0.07", "20,25,30,14")),
+        (nimseq.octal.value, "0.77", [60, 61, 5], ("octal", "value", "0.77", "60,61,5")),
+    ]
+    for call, game, heaps, args in cases:
+        want = json.loads(cli(*args, "--play", "misere", "--format", "json"))
+        got = call(game, heaps, play="misere")
+        assert isinstance(got, nimseq.octal.MiserePosition)
+        assert got.misere_values == tuple(want["misere_values"]), args
+        assert (got.method, got.outcome) == (want["method"], want["outcome"]), args
+        assert [(m.index, m.size, list(m.to)) for m in got.winning_moves] == [
+            (m["index"], m["from"], m["to"]) for m in want["winning_moves"]
+        ], args
+    assert nimseq.sub.value([2, 3, 7], [4, 5, 9], play="misere").outcome == "P"
+    assert nimseq.octal.value("0.77", [60, 61, 5], play="misere").misere_values[:2] == (None, None)
+    with pytest.raises(ValueError, match="play must be"):
+        nimseq.octal.value("0.77", [3], play="sideways")
+
+
 def test_quotient_equals_the_cli(cli):
     """octal.quotient: the report equals ``octal quotient --format json``; 0.75 is R8; a quotient
     over max_order is refused."""
