@@ -203,7 +203,148 @@ fn checked_examples_match_the_cli() {
     assert!(!matches(&lines("a\nb"), &["a", "c"]));
 }
 
+/// Each command of the README's quick-start table, what it must print (stdout and stderr
+/// together hold each of these), and whether it is too slow for the suite (then it is started
+/// and must not be refused within a second; its figures are in BENCHMARKS.md).
+const QUICK_START: &[(&str, &[&str], bool)] = &[
+    (
+        "nimseq sub seq 3,8,15",
+        &["period       23, pre-period 0", "certificate"],
+        false,
+    ),
+    (
+        "nimseq sub value 1,3,4 7,10",
+        &[
+            "nim-sum      1",
+            "outcome      N",
+            "winning      7 -> 3, 10 -> 9, 10 -> 7",
+        ],
+        false,
+    ),
+    (
+        "nimseq sub scan --out rows.csv",
+        &["checksum:          triples=1313400 "],
+        false,
+    ),
+    (
+        "nimseq sub survey --c-max 200",
+        &["Theorem 32: covered => q = 0, p as predicted"],
+        false,
+    ),
+    (
+        "nimseq octal seq 0.77",
+        &["period       12, pre-period 71", "Guy-Smith window"],
+        false,
+    ),
+    (
+        "nimseq octal seq 0.77 --len 100 --format bfile",
+        &["0 0\n1 1\n2 2\n3 3\n4 1\n", "98 2\n99 8\n"],
+        false,
+    ),
+    ("nimseq octal stats '4!.0' --n-max 16777216", &[], true),
+    (
+        "nimseq sub seq 2,3,7 --play misere",
+        &["period       5, pre-period 0 (genus", "certificate"],
+        false,
+    ),
+    (
+        "nimseq octal quotient 0.77 --heap-max 168",
+        &["order        40 (P-portion 9)", "for every n >= 71: proved"],
+        false,
+    ),
+    ("nimseq octal scan --digits 3", &[], true),
+    (
+        "nimseq octal scan --digits 2 --base 16 --n-max 4096",
+        &[],
+        true,
+    ),
+    (
+        "nimseq kcross seq --k 3 --n-max 40",
+        &["k,n,g\n", "period 10 from n = 0 observed"],
+        false,
+    ),
+    (
+        "nimseq kcross value '[X2XX5]' --k 3",
+        &["value        0", "components"],
+        false,
+    ),
+    (
+        "nimseq arrows value spider:1,3,7",
+        &["value        0", "parity conj."],
+        false,
+    ),
+    (
+        "nimseq arrows census --n-max 17",
+        &["n,g,trees,violators\n", "g = 2 first at n = 17"],
+        false,
+    ),
+    ("nimseq bench sub --c-max 300", &[], true),
+];
+
+/// The README's quick-start table, as a new user tries it: every command listed here (and
+/// only these), each in a fresh directory with this build first on PATH, printing what
+/// [`QUICK_START`] says; the slow ones started and not refused.
+fn quick_start_commands_do_what_the_table_says() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let readme = fs::read_to_string(root.join("README.md")).unwrap();
+    let table = readme
+        .split("## Quick start")
+        .nth(1)
+        .expect("a quick-start section")
+        .split("\n## ")
+        .next()
+        .unwrap();
+    let commands: Vec<&str> = table
+        .lines()
+        .filter(|l| l.starts_with("| "))
+        .filter_map(|l| l.split('|').nth(2)?.split('`').nth(1))
+        .filter(|c| c.starts_with("nimseq "))
+        .collect();
+    let listed: Vec<&str> = QUICK_START.iter().map(|(c, _, _)| *c).collect();
+    assert_eq!(commands, listed, "the README's quick-start commands");
+    let bin = Path::new(env!("CARGO_BIN_EXE_nimseq")).parent().unwrap();
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    for &(command, shows, slow) in QUICK_START {
+        let dir = tempfile::tempdir().unwrap();
+        let mut shell = Command::new("sh");
+        // `exec` makes the shell the command itself, so that a kill reaches it.
+        shell
+            .args(["-c", &format!("exec 2>&1; exec {command}")])
+            .current_dir(dir.path())
+            .env("PATH", &path)
+            .stdout(std::process::Stdio::piped());
+        if slow {
+            let mut child = shell.spawn().unwrap();
+            let start = std::time::Instant::now();
+            while start.elapsed().as_secs_f64() < 1.0 {
+                if let Some(status) = child.try_wait().unwrap() {
+                    assert!(status.success(), "`{command}` exited: {status}");
+                    break;
+                }
+                std::thread::sleep(std::time::Duration::from_millis(20));
+            }
+            let _ = child.kill();
+            child.wait().unwrap();
+            continue;
+        }
+        let out = shell.output().unwrap();
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success(), "`{command}`: {text}");
+        for shown in shows {
+            assert!(
+                text.contains(shown),
+                "`{command}` does not print {shown:?}:\n{text}"
+            );
+        }
+    }
+}
+
 trials!(
     relative_links_name_files_of_the_repository,
     checked_examples_match_the_cli,
+    quick_start_commands_do_what_the_table_says,
 );
