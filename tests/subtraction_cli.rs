@@ -649,7 +649,7 @@ fn misere_scan_rows() {
         let got = format!("{set},{}", fields[7..].join(","));
         assert_eq!(got, want, "{row}");
     }
-    // A misère file is not resumed as a normal-play one.
+    // A misère file is not resumed as a normal-play one; misère shards merge into the whole.
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("rows.csv");
     let args = ["sub", "scan", "--c-max", "12", "--backend", "cpu"];
@@ -665,6 +665,21 @@ fn misere_scan_rows() {
         "{}",
         stderr(&o)
     );
+    let mut parts = vec!["merge".to_string()];
+    for i in 1..=2 {
+        let part = dir.path().join(format!("part{i}.csv"));
+        let shard = format!("{i}/2");
+        let extra = ["--play", "misere", "--chunk-size", "50", "--shard", &shard];
+        assert!(scan_into(&args, &extra, &part).status.success());
+        parts.push(part.display().to_string());
+    }
+    let merged = dir.path().join("merged.csv");
+    parts.extend(["--out".to_string(), merged.display().to_string()]);
+    run_ok(&parts.iter().map(String::as_str).collect::<Vec<_>>());
+    let whole = dir.path().join("whole.csv");
+    let extra = ["--play", "misere", "--chunk-size", "50"];
+    assert!(scan_into(&args, &extra, &whole).status.success());
+    assert_eq!(fs::read(&merged).unwrap(), fs::read(&whole).unwrap());
 }
 
 fn shards_concatenate_to_the_whole_scan() {
