@@ -185,7 +185,8 @@ pub struct PositionArgs {
     #[arg(long, value_enum, default_value_t = SeqFormat::Text)]
     pub format: SeqFormat,
     /// Normal play, or misère (the last player to move loses): the outcome and winning moves
-    /// under misère play (docs/misere.md).
+    /// under misère play; a code's from its misère quotient of the heaps up to the largest
+    /// (docs/misere.md).
     #[arg(long, value_enum, default_value_t = Play::Normal)]
     pub play: Play,
 }

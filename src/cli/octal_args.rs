@@ -59,8 +59,9 @@ pub struct OctalSeqArgs {
     #[arg(long, value_enum, default_value_t = SequenceFormat::Text)]
     pub format: SequenceFormat,
     /// Normal play, or misère (the last player to move loses): each heap's misère value and
-    /// genus, from every sum of smaller heaps, and the genus period of a code whose moves leave
-    /// at most one heap (not with --checkpoint).
+    /// genus, from every sum of smaller heaps (past what --mem-budget holds, each heap's
+    /// outcome from the misère quotient), and the genus period of a code whose moves leave at
+    /// most one heap (not with --checkpoint).
     #[arg(long, value_enum, default_value_t = Play::Normal, conflicts_with = "checkpoint")]
     pub play: Play,
 }
