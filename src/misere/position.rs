@@ -19,7 +19,7 @@ use serde::Serialize;
 use super::genus::nim_heap_minus;
 use super::quotient::Pretension;
 use super::quotient::monoid::Monoid;
-use super::sums::{SumGenera, code_moves, positions_below};
+use super::sums::{POSITION_BYTES, SumGenera, code_moves, few_sums_below, positions_below};
 use crate::memory::Budget;
 use crate::octal::OctalCode;
 use crate::octal::quotient::pretension_within;
@@ -27,9 +27,6 @@ use crate::position::{
     Outcome, WinningMove, subtraction_options, subtraction_values, values_needed, write_outcome,
 };
 use crate::subtraction::Ruleset;
-
-/// Bytes one memoised sum may take (as `octal seq --play misere` counts them).
-const POSITION_BYTES: u64 = 160;
 
 /// How a misère position was solved.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -80,7 +77,7 @@ pub struct MiserePositionReport {
     pub play: &'static str,
     pub heaps: Vec<usize>,
     /// `G-` of each heap alone; `null` for a heap of a code whose sums below it are more than
-    /// [`SINGLE_HEAP_POSITIONS`].
+    /// [`SINGLE_HEAP_POSITIONS`](super::sums::SINGLE_HEAP_POSITIONS).
     pub misere_values: Vec<Option<u32>>,
     /// How the outcome was found.
     pub method: Method,
@@ -159,10 +156,6 @@ pub fn subtraction(
     )
 }
 
-/// Sums below a heap, at most, searched for that heap's own misère value when the outcome comes
-/// from the quotient (about a second's work: every heap up to 40).
-pub const SINGLE_HEAP_POSITIONS: u64 = 1 << 18;
-
 /// A position of the code `code` under misère play: from the quotient of the heaps up to the
 /// largest, or where the engine gives up on it, from every sum the position reaches (refused
 /// first if those may not fit `budget`).
@@ -192,10 +185,7 @@ fn from_quotient(
     let mut sums = SumGenera::new(code_moves(code));
     let mut misere_values = Vec::with_capacity(heaps.len());
     for &h in heaps {
-        let positions = positions_below(h);
-        let few = positions <= SINGLE_HEAP_POSITIONS
-            && budget.fits(positions.saturating_mul(POSITION_BYTES));
-        misere_values.push(match few {
+        misere_values.push(match few_sums_below(h, budget) {
             true => Some(sums.genus(&[h as u32])?.minus()),
             false => None,
         });

@@ -7,7 +7,23 @@
 use std::collections::HashMap;
 
 use super::genus::{Genus, GenusTooLong};
+use crate::memory::Budget;
 use crate::octal::OctalCode;
+
+/// Bytes one memoised sum may take: its genus, its heap list and the map's share.
+pub const POSITION_BYTES: u64 = 160;
+
+/// Sums below a heap, at most, searched for that heap's own genus where an answer does not
+/// need every heap's (the outcomes come from the quotient): about a second's work, every heap
+/// up to 40.
+pub const SINGLE_HEAP_POSITIONS: u64 = 1 << 18;
+
+/// Whether the genus of a heap of `n` alone is searched where it is optional: its sums number
+/// at most [`SINGLE_HEAP_POSITIONS`] and fit `budget`.
+pub fn few_sums_below(n: usize, budget: Budget) -> bool {
+    let positions = positions_below(n);
+    positions <= SINGLE_HEAP_POSITIONS && budget.fits(positions.saturating_mul(POSITION_BYTES))
+}
 
 /// Memoised genera of the positions of a heap game.
 pub struct SumGenera<F> {

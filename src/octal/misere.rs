@@ -10,15 +10,11 @@ use serde::Serialize;
 use super::code::OctalCode;
 use super::seq::{look_lengths, window};
 use crate::memory::{Budget, OverBudget};
-use crate::misere::position::SINGLE_HEAP_POSITIONS;
 use crate::misere::quotient::monoid::Monoid;
-use crate::misere::sums::{SumGenera, code_moves, positions_below};
+use crate::misere::sums::{POSITION_BYTES, SumGenera, code_moves, few_sums_below, positions_below};
 use crate::misere::{Genus, GenusTooLong, MisereHeaps};
 use crate::octal::quotient::pretension_within;
 use crate::period::certify_windowed;
-
-/// Bytes one memoised position may take: its genus, its heap list and the map's share.
-const POSITION_BYTES: u64 = 160;
 
 /// Everything `nimseq octal seq CODE --play misere` shows.
 #[derive(Clone, Debug, Serialize)]
@@ -140,7 +136,7 @@ pub fn describe(
 
 /// [`describe`], or, where the sums below `len` of a code that splits heaps may not fit
 /// `budget`: the genera of the first heaps (those whose sums number at most
-/// [`SINGLE_HEAP_POSITIONS`]) and the outcome of every heap below `len` from the misère quotient
+/// [`SINGLE_HEAP_POSITIONS`](crate::misere::sums::SINGLE_HEAP_POSITIONS)) and the outcome of every heap below `len` from the misère quotient
 /// of the heaps up to `len - 1` (docs/misere.md, Theorem 7). Refused as [`describe`] refuses
 /// where the quotient is not found either, saying why.
 pub fn describe_past_sums(
@@ -156,11 +152,7 @@ pub fn describe_past_sums(
     let why_not = match pretension_within(code, heap_max, budget) {
         Ok(q) => {
             let shown = (1..=len)
-                .take_while(|&n| {
-                    let positions = positions_below(n - 1);
-                    positions <= SINGLE_HEAP_POSITIONS
-                        && budget.fits(positions.saturating_mul(POSITION_BYTES))
-                })
+                .take_while(|&n| few_sums_below(n - 1, budget))
                 .last()
                 .unwrap_or(0);
             let mut report = describe(code, shown, shown, budget)?;
