@@ -136,9 +136,10 @@ pub fn describe(
 
 /// [`describe`], or, where the sums below `len` of a code that splits heaps may not fit
 /// `budget`: the genera of the first heaps (those whose sums number at most
-/// [`SINGLE_HEAP_POSITIONS`](crate::misere::sums::SINGLE_HEAP_POSITIONS)) and the outcome of every heap below `len` from the misère quotient
-/// of the heaps up to `len - 1` (docs/misere.md, Theorem 7). Refused as [`describe`] refuses
-/// where the quotient is not found either, saying why.
+/// [`SINGLE_HEAP_POSITIONS`](crate::misere::sums::SINGLE_HEAP_POSITIONS)) and the outcome of
+/// every heap below `len` from the misère quotient of the heaps up to `len - 1`
+/// (docs/misere.md, Theorem 7). Refused as [`describe`] refuses where the quotient is not
+/// found either, saying why.
 pub fn describe_past_sums(
     code: &OctalCode,
     len: usize,
@@ -267,9 +268,6 @@ mod tests {
             .collect()
     }
 
-    /// Random codes of 1 to 4 digits 0-3 (moves that leave at most one heap), fresh seed: every
-    /// genus digit of the first heaps equals the game tree's, and the certified genus period
-    /// holds on twice as many heaps past the prefix that proved it.
     /// Kayles to heap 300: far past the sums, the outcomes come from the quotient (order 40,
     /// P-portion 9), and where the genera are computed too their P-positions are the same.
     /// The single-heap P-positions are 1, 4, 9, 12 and 20 (Sibert and Conway).
@@ -298,6 +296,9 @@ mod tests {
         assert!(r.quotient.is_none() && r.heaps.misere_values.len() == 20);
     }
 
+    /// Random codes of 1 to 4 digits 0-3 (moves that leave at most one heap), fresh seed: every
+    /// genus digit of the first heaps equals the game tree's, and the certified genus period
+    /// holds on twice as many heaps past the prefix that proved it.
     #[test]
     fn one_heap_codes_equal_the_brute_force_and_keep_their_period() {
         use crate::misere::brute::MisereBrute;
