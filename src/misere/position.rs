@@ -18,11 +18,10 @@ use serde::Serialize;
 
 use super::genus::nim_heap_minus;
 use super::quotient::Pretension;
-use super::quotient::monoid::Monoid;
 use super::sums::{POSITION_BYTES, SumGenera, code_moves, few_sums_below, positions_below};
 use crate::memory::Budget;
 use crate::octal::OctalCode;
-use crate::octal::quotient::pretension_within;
+use crate::octal::quotient::{QuotientUsed, pretension_within};
 use crate::position::{
     Outcome, WinningMove, subtraction_options, subtraction_values, values_needed, write_outcome,
 };
@@ -34,12 +33,8 @@ use crate::subtraction::Ruleset;
 pub enum Method {
     /// Every heap is a nim heap (a subtraction game, docs/misere.md, Theorem 6).
     MisereNim,
-    /// The misère quotient of the heaps up to `heap_max`.
-    Quotient {
-        heap_max: usize,
-        order: usize,
-        p_portion: usize,
-    },
+    /// The misère quotient of the heaps up to the largest.
+    Quotient(QuotientUsed),
     /// The genus of every sum the position reaches.
     Sums { positions: usize },
 }
@@ -50,14 +45,7 @@ impl fmt::Display for Method {
             Method::MisereNim => {
                 write!(f, "misère Nim on the normal values (every heap a nim heap)")
             }
-            Method::Quotient {
-                heap_max,
-                order,
-                p_portion,
-            } => write!(
-                f,
-                "the misère quotient of the heaps up to {heap_max} (order {order}, P-portion {p_portion})"
-            ),
+            Method::Quotient(q) => write!(f, "{q}"),
             Method::Sums { positions } => {
                 write!(
                     f,
@@ -194,11 +182,7 @@ fn from_quotient(
         code.to_string(),
         heaps,
         misere_values,
-        Method::Quotient {
-            heap_max: largest,
-            order: q.table.size(),
-            p_portion: q.p.iter().filter(|&&p| p).count(),
-        },
+        Method::Quotient(QuotientUsed::of(q, largest)),
         |n, emit| code.options(n, emit),
         |position| Ok(q.is_p(&as_u32(position))),
     )
@@ -343,7 +327,7 @@ mod tests {
                 .map(|_| rng.random_range(0..=7))
                 .collect();
             let r = octal(&code, &heaps, Budget::UNLIMITED).unwrap();
-            by_quotient += usize::from(matches!(r.method, Method::Quotient { .. }));
+            by_quotient += usize::from(matches!(r.method, Method::Quotient(_)));
             check(&r, &heaps, &mut brute, seed);
             let r = from_sums(&code, &heaps, Budget::UNLIMITED, "a test").unwrap();
             assert!(matches!(r.method, Method::Sums { positions } if positions > 0));
@@ -362,7 +346,9 @@ mod tests {
         let r = octal(&kayles, &[60, 61, 5], Budget::UNLIMITED).unwrap();
         assert_eq!(r.misere_values[..2], [None, None]);
         assert_eq!(r.misere_values[2], Some(1));
-        assert!(matches!(r.method, Method::Quotient { heap_max: 61, order, .. } if order > 12));
+        assert!(
+            matches!(r.method, Method::Quotient(QuotientUsed { heap_max: 61, order, .. }) if order > 12)
+        );
         // A winning move is one to a P-position, which the quotient says: check each.
         let q = pretension_within(&kayles, 61, Budget::UNLIMITED).unwrap();
         for m in &r.winning_moves {

@@ -10,10 +10,9 @@ use serde::Serialize;
 use super::code::OctalCode;
 use super::seq::{look_lengths, window};
 use crate::memory::{Budget, OverBudget};
-use crate::misere::quotient::monoid::Monoid;
 use crate::misere::sums::{POSITION_BYTES, SumGenera, code_moves, few_sums_below, positions_below};
 use crate::misere::{Genus, GenusTooLong, MisereHeaps};
-use crate::octal::quotient::pretension_within;
+use crate::octal::quotient::{QuotientUsed, pretension_within};
 use crate::period::certify_windowed;
 
 /// Everything `nimseq octal seq CODE --play misere` shows.
@@ -33,15 +32,7 @@ pub struct OctalMisereReport {
     /// Where the genera stop short of the heaps asked for: the quotient that gave every heap's
     /// outcome ([`describe_past_sums`]).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub quotient: Option<OutcomesFrom>,
-}
-
-/// The misère quotient the P-positions of a report come from.
-#[derive(Clone, Debug, Serialize)]
-pub struct OutcomesFrom {
-    pub heap_max: usize,
-    pub order: usize,
-    pub p_portion: usize,
+    pub quotient: Option<QuotientUsed>,
 }
 
 /// Why a code's misère report could not be made.
@@ -159,11 +150,7 @@ pub fn describe_past_sums(
             let mut report = describe(code, shown, shown, budget)?;
             let p_positions = (0..len).filter(|&n| q.is_p(&[n as u32])).collect();
             report.heaps.outcomes_to(p_positions, len);
-            report.quotient = Some(OutcomesFrom {
-                heap_max,
-                order: q.table.size(),
-                p_portion: q.p.iter().filter(|&&p| p).count(),
-            });
+            report.quotient = Some(QuotientUsed::of(&q, heap_max));
             return Ok(report);
         }
         Err(why) => why,
@@ -201,8 +188,7 @@ impl fmt::Display for OctalMisereReport {
         if let Some(q) = &self.quotient {
             writeln!(
                 f,
-                "outcomes     from the misère quotient of the heaps up to {} (order {}, P-portion {}): the sums of larger heaps are too many to search",
-                q.heap_max, q.order, q.p_portion
+                "outcomes     from {q}: the sums of larger heaps are too many to search"
             )?;
         }
         if !self.one_heap {

@@ -113,6 +113,35 @@ pub fn memory(code: &OctalCode, heap_max: usize, max_order: u64) -> u64 {
         .saturating_add(table)
 }
 
+/// The quotient the outcomes of a position or of single heaps were read from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct QuotientUsed {
+    pub heap_max: usize,
+    pub order: usize,
+    pub p_portion: usize,
+}
+
+impl QuotientUsed {
+    /// `q`, the quotient of the heaps up to `heap_max`.
+    pub fn of(q: &Pretension, heap_max: usize) -> Self {
+        QuotientUsed {
+            heap_max,
+            order: q.order(),
+            p_portion: q.p_portion(),
+        }
+    }
+}
+
+impl fmt::Display for QuotientUsed {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "the misère quotient of the heaps up to {} (order {}, P-portion {})",
+            self.heap_max, self.order, self.p_portion
+        )
+    }
+}
+
 /// The proved pretending function and P-portion of the heaps up to `heap_max` of `code`, with
 /// trials of up to [`DEFAULT_MAX_ORDER`] elements, for the commands that answer positions from
 /// it; `Err` says in words why there is none (a heap past [`MAX_HEAP`], over `budget`, or the

@@ -51,12 +51,12 @@ impl Quotient {
     }
 
     pub fn order(&self) -> usize {
-        self.pretension.table.size()
+        self.pretension.order()
     }
 
     /// How many elements are in the P-portion.
     pub fn p_portion(&self) -> usize {
-        self.pretension.p.iter().filter(|&&p| p).count()
+        self.pretension.p_portion()
     }
 
     /// Whether the sum of `heaps` is a misère P-position (the player to move loses).

@@ -45,6 +45,16 @@ impl Pretension {
     pub fn is_p(&self, heaps: &[u32]) -> bool {
         self.p[self.image_of_heaps(heaps) as usize]
     }
+
+    /// How many elements the monoid has.
+    pub fn order(&self) -> usize {
+        self.table.size()
+    }
+
+    /// How many elements are in the P-portion.
+    pub fn p_portion(&self) -> usize {
+        self.p.iter().filter(|&&p| p).count()
+    }
 }
 
 /// Why a quotient was not found.
