@@ -27,7 +27,7 @@ fn cpu_rows(codes: &[OctalCode], n: usize, backend: ScanBackend) -> Vec<OctalRow
 }
 
 fn two_digit_scan(c: &mut Criterion) {
-    let codes: Vec<OctalCode> = scan::codes(2, 8).collect();
+    let codes: Vec<OctalCode> = scan::codes(2, 8, 0).collect();
     let n = 4096;
     let mut group = c.benchmark_group("octal scan 2 digits n=4096");
     group.throughput(Throughput::Elements(codes.len() as u64));

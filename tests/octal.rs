@@ -58,6 +58,7 @@ fn auto_calibrates_octal_scans_worth_it() {
     let opts = |digits, n_max| ScanOptions {
         digits,
         base: 8,
+        d0: 0,
         n_max,
         output: ScanOutput::whole(16),
         verify_sample: None,
@@ -722,7 +723,7 @@ fn scan_rows_agree_across_backends() {
     let mut rng = StdRng::seed_from_u64(seed);
     for _ in 0..12 {
         let digits = rng.random_range(3..=4);
-        let all: Vec<OctalCode> = scan::codes(digits, 8).collect();
+        let all: Vec<OctalCode> = scan::codes(digits, 8, 0).collect();
         let code = &all[rng.random_range(0..all.len())];
         let n = rng.random_range(1000..3000);
         assert_eq!(
@@ -731,8 +732,8 @@ fn scan_rows_agree_across_backends() {
             "{code} to {n} (seed {seed})"
         );
     }
-    assert_eq!(scan::codes(3, 8).count(), 448);
-    assert_eq!(scan::codes(4, 8).count(), 3584);
+    assert_eq!(scan::codes(3, 8, 0).count(), 448);
+    assert_eq!(scan::codes(4, 8, 0).count(), 3584);
     let args = ["octal", "scan", "--digits", "2", "--n-max", "4096"];
     let rows = |backend: &str| {
         let o = nimseq()
@@ -773,12 +774,12 @@ fn gpu_rows_equal_cpu_rows() {
     let Some(ctx) = gpu() else { return };
     let seed = fresh_seed();
     let mut rng = StdRng::seed_from_u64(seed);
-    let mut codes: Vec<OctalCode> = scan::codes(1, 8).chain(scan::codes(2, 8)).collect();
+    let mut codes: Vec<OctalCode> = scan::codes(1, 8, 0).chain(scan::codes(2, 8, 0)).collect();
     codes.extend((0..8).map(|d| format!("4.{d}").parse::<OctalCode>().unwrap()));
     // Codes past octal, which the GPU hands to the CPU path.
     codes.extend(["0.3F", "4!.0", "0.8"].map(|c| c.parse::<OctalCode>().unwrap()));
     for _ in 0..12 {
-        let all: Vec<OctalCode> = scan::codes(rng.random_range(3..=4), 8).collect();
+        let all: Vec<OctalCode> = scan::codes(rng.random_range(3..=4), 8, 0).collect();
         codes.push(all[rng.random_range(0..all.len())].clone());
     }
     let cpu = |codes: &[OctalCode], n: usize| -> Vec<OctalRow> {
@@ -819,7 +820,7 @@ fn gpu_rows_equal_cpu_rows() {
         },
     )
     .unwrap();
-    let two: Vec<OctalCode> = scan::codes(2, 8).collect();
+    let two: Vec<OctalCode> = scan::codes(2, 8, 0).collect();
     let rows = low.solve(&two, 1500, all, &quiet).unwrap();
     assert!(
         rows.iter().any(|r| r.max_value >= 8),

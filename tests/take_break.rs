@@ -252,7 +252,7 @@ fn take_break_cli() {
 /// seed) and, for codes of octal digits, to the octal scan's; growing pair bitsets held to the
 /// budget; any other base refused.
 fn hexadecimal_scan() {
-    let two: Vec<String> = scan::codes(2, 16).map(|c| c.to_string()).collect();
+    let two: Vec<String> = scan::codes(2, 16, 0).map(|c| c.to_string()).collect();
     assert_eq!(two.len(), 240);
     assert_eq!(
         (two[0].as_str(), two[14].as_str()),
@@ -262,15 +262,15 @@ fn hexadecimal_scan() {
         (two[15].as_str(), two[239].as_str()),
         ("\u{b7}11", "\u{b7}FF")
     );
-    assert_eq!(scan::codes(3, 16).count(), 3840);
+    assert_eq!(scan::codes(3, 16, 0).count(), 3840);
     assert_eq!(
-        scan::codes(1, 8).count() + scan::codes(2, 8).count(),
+        scan::codes(1, 8, 0).count() + scan::codes(2, 8, 0).count(),
         7 + 56
     );
 
     let seed = fresh_seed();
     let mut rng = StdRng::seed_from_u64(seed);
-    let all: Vec<OctalCode> = scan::codes(2, 16).collect();
+    let all: Vec<OctalCode> = scan::codes(2, 16, 0).collect();
     for _ in 0..6 {
         let code = &all[rng.random_range(0..all.len())];
         let n = rng.random_range(600..1200);
@@ -319,10 +319,54 @@ fn hexadecimal_scan() {
     );
 }
 
+/// `octal scan --d0 4`: the codes `4.d1...` in order, rows equal to the reference's, and the
+/// published periods of two of them (TrivialGames of tczajka/octal-games: 4.72 is 0(124), and
+/// 4.12 is 011220(4211221)); any other digit before the point refused.
+fn scan_with_a_digit_before_the_point() {
+    let two: Vec<String> = scan::codes(2, 8, 4).map(|c| c.to_string()).collect();
+    assert_eq!(two.len(), 56);
+    assert_eq!(
+        (two[0].as_str(), two[55].as_str()),
+        ("4\u{b7}01", "4\u{b7}77")
+    );
+    let rows = |backend: &str| {
+        run_ok(&[
+            "octal",
+            "scan",
+            "--digits",
+            "2",
+            "--d0",
+            "4",
+            "--n-max",
+            "1500",
+            "--backend",
+            backend,
+        ])
+    };
+    let cpu = rows("cpu");
+    assert_eq!(cpu, rows("reference"));
+    let row = |code: &str| {
+        cpu.lines()
+            .find(|l| l.starts_with(&format!("{code},")))
+            .unwrap_or_else(|| panic!("no row of {code} in {cpu}"))
+            .split(',')
+            .take(3)
+            .collect::<Vec<_>>()
+            .join(",")
+    };
+    assert_eq!(row("4\u{b7}72"), "4\u{b7}72,3,1");
+    assert_eq!(row("4\u{b7}12"), "4\u{b7}12,7,6");
+    refused(
+        &["octal", "scan", "--d0", "2"],
+        "the digit before the point is 0 or 4, not '2'",
+    );
+}
+
 trials!(
     hexadecimal_codes_equal_the_reference,
     certificates_equal_the_plain_certifier,
     grundys_game_published_values,
     take_break_cli,
     hexadecimal_scan,
+    scan_with_a_digit_before_the_point,
 );

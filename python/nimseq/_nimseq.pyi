@@ -54,6 +54,7 @@ def octal_scan(
     verify_sample: Optional[float] = None,
     mem_budget: Bytes = None,
     base: int = 8,
+    d0: int = 0,
 ) -> ScanResult: ...
 def kcross_values(
     k: int, n_max: int = 50, backend: str = "auto", mem_budget: Bytes = None

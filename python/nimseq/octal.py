@@ -200,8 +200,9 @@ def scan(
     verify_sample: Optional[float] = None,
     mem_budget: Bytes = None,
     base: int = 8,
+    d0: int = 0,
 ) -> Union[ScanTable, ScanSummary]:
-    """Every code 0.d1...dk with dk != 0 to ``n_max``: ``nimseq octal scan``.
+    """Every code d0.d1...dk with dk != 0 to ``n_max``: ``nimseq octal scan``.
 
     One row per code: code, period, preperiod, certified_at (empty where no period was
     proved), computed, max_value, rare_count, checksum (ogsolve's, of G(0..n_max)), and for a
@@ -226,6 +227,8 @@ def scan(
         mem_budget: most memory the values may take [default: half the machine's memory].
         base: 8, or 16 for hexadecimal codes such as 0.3F (digits 8 to F also split a heap
             in three; those codes run on the CPU path).
+        d0: the digit before the point, 0 or 4 (a heap may also be split in two with nothing
+            taken, as in 4.007).
 
     Returns:
         Without ``out``, a :class:`ScanTable` (the period columns masked where a code was not
@@ -239,7 +242,7 @@ def scan(
     """
     columns, fields, text = _nimseq.octal_scan(
         digits, n_max, backend, None if out is None else os.fspath(out), resume, format,
-        shard, chunk_size, verify_sample, mem_budget, base,
+        shard, chunk_size, verify_sample, mem_budget, base, d0,
     )
     return _result(columns, fields, text)
 

@@ -17,6 +17,7 @@ use nimseq::octal::misere as octal_misere;
 use nimseq::octal::quotient::{self, DEFAULT_MAX_ORDER};
 use nimseq::octal::scan::{
     Backend, MAX_DIGITS, N_MAX_RANGE, OctalScanSummary, ScanOptions, code_count, parse_base,
+    parse_d0,
 };
 use nimseq::octal::seq::{Reach, describe_with_bar};
 use nimseq::output::scan::{Scan, ScanJob};
@@ -123,7 +124,7 @@ fn octal_period<'py>(
 #[pyfunction]
 #[pyo3(signature = (
     digits=3, n_max=1 << 16, backend="auto", out=None, resume=false, format=None,
-    shard="1/1", chunk_size=16, verify_sample=None, mem_budget=None, base=8,
+    shard="1/1", chunk_size=16, verify_sample=None, mem_budget=None, base=8, d0=0,
 ))]
 #[allow(clippy::too_many_arguments)]
 fn octal_scan<'py>(
@@ -139,17 +140,21 @@ fn octal_scan<'py>(
     verify_sample: Option<f64>,
     mem_budget: Option<Bytes>,
     base: i128,
+    d0: i128,
 ) -> PyResult<ScanResult<'py>> {
     use BackendChoice::*;
     let digits = in_range("digits", digits, 1..=MAX_DIGITS as u64)?;
     let base = parse_base(&base.to_string())
         .map_err(|why| refuse(format!("invalid value '{base}' for 'base': {why}")))?;
+    let d0 = parse_d0(&d0.to_string())
+        .map_err(|why| refuse(format!("invalid value '{d0}' for 'd0': {why}")))?;
     let n_max = in_range("n_max", n_max, N_MAX_RANGE)?;
     let choice = super::backend(backend, &[Auto, Reference, Cpu, Gpu])?;
     let to_columns = out.is_none();
     let mut opts = ScanOptions {
         digits: digits as usize,
         base,
+        d0,
         n_max: n_max as usize,
         output: scan_output(format, shard, chunk_size, out, resume)?,
         verify_sample: fraction(verify_sample)?,

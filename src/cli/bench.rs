@@ -60,7 +60,7 @@ pub fn run(command: BenchCommand) -> Result<()> {
         BenchCommand::Octal(args) => {
             let n_max = args.n_max as usize;
             let codes = match args.codes.is_empty() {
-                true => octal::scan::codes(args.digits as usize, 8).collect(),
+                true => octal::scan::codes(args.digits as usize, 8, 0).collect(),
                 false => args.codes,
             };
             let budget = args.runs.memory.budget();

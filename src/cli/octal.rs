@@ -101,6 +101,7 @@ fn run_scan(args: OctalScanArgs) -> Result<()> {
     let opts = ScanOptions {
         digits: args.digits as usize,
         base: args.base,
+        d0: args.d0,
         n_max: args.n_max as usize,
         output: args.output.with_chunks(args.chunk_size),
         verify_sample: args.verify_sample,

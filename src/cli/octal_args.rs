@@ -118,6 +118,10 @@ pub struct OctalScanArgs {
     /// 0.3F, whose digits 8 to F also split a heap in three; those run on the CPU path).
     #[arg(long, default_value = "8", value_parser = nimseq::octal::scan::parse_base)]
     pub base: u32,
+    /// The digit before the point: 0, or 4 (a heap may also be split in two with nothing
+    /// taken, as in 4.007); the count of codes is the same.
+    #[arg(long, default_value = "0", value_parser = nimseq::octal::scan::parse_d0)]
+    pub d0: u8,
     /// Values G(0..n-max) of each code: a period is looked for at each doubling from 1024.
     #[arg(long, default_value_t = 1 << 16, value_parser = ranged(nimseq::octal::scan::N_MAX_RANGE))]
     pub n_max: u64,

@@ -38,6 +38,18 @@ pub fn parse_base(text: &str) -> Result<u32, String> {
         .ok_or_else(|| format!("the base is 8 or 16, not '{text}'"))
 }
 
+/// The digits a scan's codes may have before the point: 0, or 4 (a heap may also be split in
+/// two with nothing taken: `4.007`).
+pub const FIRST_DIGITS: [u8; 2] = [0, 4];
+
+/// The digit before the point `text` names if a scan may take it, else why not.
+pub fn parse_d0(text: &str) -> Result<u8, String> {
+    text.parse()
+        .ok()
+        .filter(|d| FIRST_DIGITS.contains(d))
+        .ok_or_else(|| format!("the digit before the point is 0 or 4, not '{text}'"))
+}
+
 /// Values `n_max` a scan computes of each code (`--n-max`).
 pub const N_MAX_RANGE: std::ops::RangeInclusive<u64> = 1..=1 << 24;
 
@@ -143,7 +155,7 @@ impl Calibration {
         let wanted = (GPU_CODES_PER_CALL as usize)
             .min(CALIBRATION_WORK / n)
             .clamp(1, total);
-        let sample: Vec<OctalCode> = codes(opts.digits, opts.base)
+        let sample: Vec<OctalCode> = codes(opts.digits, opts.base, opts.d0)
             .step_by(total.div_ceil(wanted))
             .collect();
         let quiet = ProgressBar::hidden();
@@ -235,6 +247,9 @@ pub struct ScanOptions {
     /// so that octal scans resume and merge with those of older builds.
     #[serde(default = "octal", skip_serializing_if = "is_octal")]
     pub base: u32,
+    /// 0 or 4 ([`FIRST_DIGITS`]); left out of the job's record when 0, as for `base`.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub d0: u8,
     pub n_max: usize,
     /// Format, shard, chunk size (in codes), where the rows go.
     #[serde(flatten)]
@@ -278,20 +293,24 @@ fn is_octal(base: &u32) -> bool {
     *base == 8
 }
 
+fn is_zero(d0: &u8) -> bool {
+    *d0 == 0
+}
+
 /// How many codes have `digits` digits of `base` after the point, the last non-zero.
 pub fn code_count(digits: usize, base: u32) -> u64 {
     let base = u64::from(base);
     (base - 1).saturating_mul(base.saturating_pow(digits.saturating_sub(1) as u32))
 }
 
-/// Every code of `digits` digits of `base` (8 or 16) after the point, the last non-zero, in
-/// increasing order.
-pub fn codes(digits: usize, base: u32) -> impl Iterator<Item = OctalCode> {
+/// Every code `d0.d1...` of `digits` digits of `base` (8 or 16) after the point, the last
+/// non-zero, in increasing order.
+pub fn codes(digits: usize, base: u32, d0: u8) -> impl Iterator<Item = OctalCode> {
     const DIGITS: &[u8; 16] = b"0123456789ABCDEF";
     let b = u64::from(base);
     (0..code_count(digits, base)).map(move |k| {
         // The last digit runs over 1..base, the others over 0..base, the first most significant.
-        let mut text = String::from("0.");
+        let mut text = format!("{d0}.");
         let (rest, last) = (k / (b - 1), k % (b - 1) + 1);
         for i in (0..digits - 1).rev() {
             text.push(char::from(DIGITS[(rest / b.pow(i as u32) % b) as usize]));
@@ -385,7 +404,7 @@ impl Scan for ScanOptions {
     }
 
     fn items(&self, skip: u64) -> impl Iterator<Item = OctalCode> + '_ {
-        codes(self.digits, self.base).skip(skip as usize)
+        codes(self.digits, self.base, self.d0).skip(skip as usize)
     }
 
     fn header(&self) -> &'static str {
@@ -518,7 +537,7 @@ mod tests {
     /// a fraction of 0 checks nothing.
     #[test]
     fn a_sampled_row_that_differs_is_an_error() {
-        let codes: Vec<OctalCode> = codes(1, 8).collect();
+        let codes: Vec<OctalCode> = codes(1, 8, 0).collect();
         let cpu = Backend::Cpu(ScanBackend::Cpu);
         let quiet = ProgressBar::hidden();
         let mut rows = cpu.solve(&codes, 300, Budget::UNLIMITED, &quiet).unwrap();
