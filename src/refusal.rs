@@ -7,6 +7,7 @@ use crate::arrows::spider_gpu::FillError;
 use crate::gpu::GpuError;
 use crate::kcross::table::TableError;
 use crate::memory::OverBudget;
+use crate::octal::fast::EngineError;
 use crate::octal::misere::OctalMisereError;
 use crate::octal::quotient::QuotientReportError;
 use crate::octal::scan::ScanError as OctalScanError;
@@ -29,7 +30,11 @@ pub fn is_bad_input(e: &anyhow::Error) -> bool {
                 .is_some_and(|e| *e != ReferenceError::Interrupted)
             || matches!(
                 c.downcast_ref::<OctalError>(),
-                Some(OctalError::OverBudget(_))
+                Some(
+                    OctalError::OverBudget(_)
+                        | OctalError::Bounded(_)
+                        | OctalError::Engine(EngineError::Outside(_))
+                )
             )
             || matches!(
                 c.downcast_ref::<MisereError>(),

@@ -3,12 +3,12 @@
 
 use indicatif::ProgressBar;
 use nimseq::memory::Budget;
-use nimseq::octal::fast::Engine;
+use nimseq::octal::fast::{Engine, EngineError};
 use nimseq::octal::gpu::{HOST_BYTES_PER_VALUE, KernelLimits, OctalGpu};
 use nimseq::octal::lanes::{BATCH, Kernel};
 use nimseq::octal::row::{self, OctalRow, ScanBackend};
 use nimseq::octal::scan::{self, Backend, ScanOptions};
-use nimseq::octal::seq::{Reach, certify_prefix, checksum, describe};
+use nimseq::octal::seq::{OctalError, Reach, certify_prefix, checksum, describe};
 use nimseq::octal::{OctalCode, reference};
 use nimseq::output::scan::ScanOutput;
 use nimseq::subtraction::{Ruleset, fast::FastSolver};
@@ -918,7 +918,120 @@ fn scan_shards_and_resume() {
     );
 }
 
+/// `octal stats` as a bounded run on a budget of `bytes`, to `n` values.
+fn bounded(n: usize) -> Reach<'static> {
+    Reach {
+        max_len: n,
+        bounded: true,
+        ..Reach::default()
+    }
+}
+
+/// A bounded run holds a head and a tail of the values and is exact: on fixed codes and random
+/// ones of two and three digits (d0 = 0 or 4, fresh seed), to 2^17 with ends of 21,845
+/// values, it either reports what the run holding every value reports (checksums, every
+/// value's frequency, the largest value and where it is first) or stops naming a value it no
+/// longer holds, never a guess (or is refused, its rare list past the budget). 0.16 (rare
+/// sizes to 13,935) and Kayles run through; 0.007 (rare sizes past 100,000) stops.
+fn bounded_runs_equal_whole_runs_or_stop() {
+    let n = 1 << 17;
+    let budget = Budget::new(512 << 10);
+    let quiet = ProgressBar::hidden();
+    let stats = Reach {
+        max_len: n,
+        ..Reach::default()
+    };
+    let seed = fresh_seed();
+    let mut rng = StdRng::seed_from_u64(seed);
+    let mut codes: Vec<String> = ["0.16", "0.77", "0.6", "0.007"].map(String::from).to_vec();
+    for _ in 0..8 {
+        let digits = rng.random_range(2..=3);
+        let mut text = format!("{}.", [0, 4][rng.random_range(0..2)]);
+        for i in 0..digits {
+            let low = if i + 1 == digits { 1 } else { 0 };
+            text.push(char::from(b'0' + rng.random_range(low..8u8)));
+        }
+        codes.push(text);
+    }
+    let mut outcomes = Vec::new();
+    for text in &codes {
+        let code: OctalCode = text.parse().unwrap();
+        let whole = describe(&code, &stats, Budget::UNLIMITED, &quiet).unwrap();
+        match describe(&code, &bounded(n), budget, &quiet) {
+            Ok(b) => {
+                let held = b.held.expect("a bounded run says what it held");
+                assert!(held.head + held.tail < n, "{code}: {held:?}");
+                let figures = |r: &nimseq::octal::seq::OctalReport| {
+                    (
+                        r.computed,
+                        r.checksum.clone(),
+                        r.checksums.clone(),
+                        r.frequencies.clone(),
+                        r.max_value,
+                        r.max_at,
+                    )
+                };
+                assert_eq!(figures(&b), figures(&whole), "{code} (seed {seed})");
+                outcomes.push((text.as_str(), "equal"));
+            }
+            Err(OctalError::Engine(EngineError::Outside(e))) => {
+                assert!(
+                    e.needed >= e.head && e.needed + e.tail < e.n,
+                    "{code}: {e:?} (seed {seed})"
+                );
+                outcomes.push((text.as_str(), "stopped"));
+            }
+            // A rare list past the half of the budget the ends leave: refused as any run.
+            Err(OctalError::OverBudget(_)) => outcomes.push((text.as_str(), "over budget")),
+            Err(e) => panic!("{code}: {e} (seed {seed})"),
+        }
+    }
+    for (code, outcome) in [("0.16", "equal"), ("0.77", "equal")] {
+        assert!(outcomes.contains(&(code, outcome)), "{outcomes:?}");
+    }
+    assert!(!outcomes.contains(&("0.007", "equal")), "{outcomes:?}");
+
+    // The command line: the same output but the line that says what was held; a stop exits
+    // 2 naming the value; codes that split a heap in three, and too small a budget, refused.
+    let args = ["octal", "stats", "0.16", "--n-max", "262144"];
+    let whole = crate::common::run_ok(&args);
+    let held = crate::common::run_ok(&[&args[..], &["--bounded", "--mem-budget", "1M"]].concat());
+    let (held_lines, other): (Vec<&str>, Vec<&str>) =
+        held.lines().partition(|l| l.starts_with("held "));
+    assert_eq!(other, whole.lines().collect::<Vec<_>>());
+    assert_eq!(
+        held_lines,
+        ["held         G(0..43690) and the last 43690 values at once (--bounded)"]
+    );
+    refused(
+        &[
+            "octal",
+            "stats",
+            "0.007",
+            "--n-max",
+            "524288",
+            "--bounded",
+            "--mem-budget",
+            "1M",
+        ],
+        "which this bounded run no longer holds",
+    );
+    refused(
+        &["octal", "stats", "0.3F", "--bounded"],
+        "--bounded runs codes whose moves leave at most two heaps, not \u{b7}3F",
+    );
+    refused(
+        &["octal", "stats", "0.6", "--bounded", "--mem-budget", "64K"],
+        "held as a head and a tail of",
+    );
+    refused(
+        &["octal", "stats", "0.6", "--bounded", "--checkpoint", "x.ck"],
+        "cannot be used with",
+    );
+}
+
 trials!(
+    bounded_runs_equal_whole_runs_or_stop,
     octal_runs_resume_after_kills,
     memory_is_estimated_from_the_run,
     gpu_rows_equal_cpu_rows,

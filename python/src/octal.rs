@@ -57,6 +57,7 @@ fn octal_values<'py>(
             max_time: None,
             stop: Some(stop),
             saving: None,
+            bounded: false,
         };
         Ok(describe_with_bar(&code, &reach, budget)?)
     })?;
@@ -91,6 +92,7 @@ fn octal_period<'py>(
                 .flatten(),
             stop: Some(stop),
             saving: None,
+            bounded: false,
         };
         Ok(describe_with_bar(&code, &reach, budget)?)
     })?;

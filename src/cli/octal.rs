@@ -36,6 +36,7 @@ pub fn run(command: OctalCommand) -> Result<()> {
                 max_time: (args.max_time > 0).then(|| Duration::from_secs(args.max_time)),
                 stop: None,
                 saving: args.checkpoint.saving(),
+                bounded: false,
             };
             let report = describe_with_bar(&args.code, &reach, args.memory.budget())?;
             print::sequence(&report, &report.values, args.format)?;
@@ -60,6 +61,7 @@ pub fn run(command: OctalCommand) -> Result<()> {
                 max_len: args.n_max,
                 look_for_period: false,
                 saving: args.checkpoint.saving(),
+                bounded: args.bounded,
                 ..Reach::default()
             };
             let report = describe_with_bar(&args.code, &reach, args.memory.budget())?;

@@ -100,6 +100,12 @@ pub struct OctalStatsArgs {
     /// Values G(0..n-max) to compute.
     #[arg(long, value_parser = parse_count, default_value_t = 1 << 16)]
     pub n_max: usize,
+    /// Hold only a head G(0..h) and a tail of the last h values, h a quarter of
+    /// --mem-budget each, to run past the machine's memory: for codes whose rare sizes stop
+    /// coming (splits read values near 0 and near n). Exact: stops with an error where a
+    /// value needs one not held. Codes whose moves leave at most two heaps.
+    #[arg(long, conflicts_with = "checkpoint")]
+    pub bounded: bool,
     #[command(flatten)]
     pub checkpoint: CheckpointArgs,
     #[command(flatten)]

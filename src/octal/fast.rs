@@ -33,6 +33,7 @@
 use rayon::prelude::*;
 
 use super::code::OctalCode;
+use super::held::Held;
 use super::lanes::{BATCH, Kernel, clear};
 
 /// Which split sorts the sizes.
@@ -130,10 +131,12 @@ pub struct Engine {
     split: Split,
     mask: u32,
     kernel: Kernel,
-    g: Vec<u32>,
+    g: Held<u32>,
     /// `g` in 16 bits while every value fits (the AVX2 scan reads twice the splits a step),
     /// `None` from the first value that does not.
-    narrow: Option<Vec<u16>>,
+    narrow: Option<Held<u16>>,
+    /// A bounded run's ends ([`Ends`]); `None`: every value is held.
+    ends: Option<Ends>,
     /// Rare sizes, ascending, and their values (apart, for the kernels' loads).
     rare_pos: Vec<u32>,
     rare_val: Vec<u32>,
@@ -168,10 +171,61 @@ pub struct TooLarge {
     pub n: usize,
 }
 
+/// What a bounded run holds: the values of sizes below `head`, and the last `tail`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Ends {
+    pub head: usize,
+    pub tail: usize,
+}
+
+/// The least `head` and `tail` a bounded run takes: the tail holds every size a move that
+/// leaves one heap reads, the head every rare part the batches leave to size-by-size splits.
+pub const LEAST_END: usize = 64 * BATCH;
+
+/// A value whose proof reads a value a bounded run no longer holds: the run stops, never
+/// guesses.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "G({n}) of {code} needs G({needed}) (the split of {left} into {part} + {needed}), which this \
+     bounded run no longer holds: it keeps G(0..{head}) and the last {tail} values; rerun with \
+     a larger --mem-budget (its quarters size the two ends), or without --bounded"
+)]
+pub struct Outside {
+    pub code: String,
+    pub n: usize,
+    pub left: usize,
+    pub part: usize,
+    pub needed: usize,
+    pub head: usize,
+    pub tail: usize,
+}
+
+/// Why the engine stopped.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum EngineError {
+    #[error(transparent)]
+    TooLarge(#[from] TooLarge),
+    #[error(transparent)]
+    Outside(#[from] Outside),
+}
+
 impl Engine {
     /// The engine with the fastest kernel this CPU runs.
     pub fn new(code: &OctalCode) -> Self {
         Self::with_kernel(code, Kernel::detect())
+    }
+
+    /// The engine of a bounded run to `len` values (at most), which holds only `ends` of them:
+    /// `None` where the system gives no room for them.
+    pub fn bounded(code: &OctalCode, len: usize, ends: Ends) -> Option<Self> {
+        assert!(ends.head.min(ends.tail) >= LEAST_END, "ends of {ends:?}");
+        let room = len + BATCH;
+        Some(Engine {
+            g: Held::Ends(super::held::Ends::new(room, ends.head)?),
+            narrow: Some(Held::Ends(super::held::Ends::new(room, ends.head)?)),
+            ends: Some(ends),
+            ..Self::new(code)
+        })
     }
 
     /// The engine with the given kernel (tests compare them).
@@ -197,8 +251,9 @@ impl Engine {
             split: FIRST_SPLIT.0,
             mask: FIRST_SPLIT.1,
             kernel,
-            g: Vec::new(),
-            narrow: Some(Vec::new()),
+            g: Held::all(),
+            narrow: Some(Held::all()),
+            ends: None,
             rare_pos: Vec::new(),
             rare_val: Vec::new(),
             next_split: FIRST_CHOICE,
@@ -256,14 +311,14 @@ impl Engine {
     }
 
     /// Computes values up to `len` (at least), a batch of up to [`BATCH`] sizes at a time.
-    pub fn extend(&mut self, len: usize) -> Result<(), TooLarge> {
+    pub fn extend(&mut self, len: usize) -> Result<(), EngineError> {
         // On a pool thread, the batches' joins (`finish_overlapped`) are the pool's own: from
         // any other thread each join hands both halves to the pool and sleeps on a latch, a
         // futex wait and wake every 16 sizes (15% of 0.007's time to 2^19, in the kernel).
         rayon::scope(|_| self.extend_on_pool(len))
     }
 
-    fn extend_on_pool(&mut self, len: usize) -> Result<(), TooLarge> {
+    fn extend_on_pool(&mut self, len: usize) -> Result<(), EngineError> {
         // Room for every value and rare size to come, so that the buffers never move while
         // a thread reads their prefixes (`finish_overlapped`).
         let more = len.saturating_sub(self.g.len()) + BATCH;
@@ -289,8 +344,10 @@ impl Engine {
                 return Err(TooLarge {
                     code: self.code.clone(),
                     n: n0,
-                });
+                }
+                .into());
             }
+            self.check_rare_partners(n0)?;
             if !ready {
                 let words = self.span as usize / 64;
                 let from = self.rare_pos.partition_point(|&s| (s as usize) < BATCH);
@@ -311,9 +368,52 @@ impl Engine {
             let long = self.rare_pos.len() >= OVERLAP_RARE;
             ready = long && next < len && next < self.next_split;
             if ready {
-                self.finish_overlapped(n0, batch);
+                self.finish_overlapped(n0, batch)?;
             } else {
-                self.finish(n0, batch);
+                self.finish(n0, batch)?;
+            }
+            if let Some(ends) = self.ends {
+                let past = self.g.len().saturating_sub(ends.tail);
+                self.g.drop_before(past);
+                if let Some(narrow) = &mut self.narrow {
+                    narrow.drop_before(past);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// In a bounded run, that every value the splits with a rare part read for the sizes
+    /// `n0..n0 + 2 * BATCH` (this batch, and the next, whose bitsets may be made alongside it)
+    /// is held: a partner `left - s` of a rare part `s` below the head or in the tail.
+    fn check_rare_partners(&self, n0: usize) -> Result<(), Outside> {
+        let Some(Ends { head, tail }) = self.ends else {
+            return Ok(());
+        };
+        let tail_from = self.g.tail_from();
+        if tail_from <= head {
+            return Ok(());
+        }
+        for &i in &self.splits {
+            let Some(first) = n0.checked_sub(i) else {
+                continue;
+            };
+            let last = first + 2 * BATCH - 1;
+            // Partners in [head, tail_from): s in (left - tail_from, left - head] for some left.
+            let (above, upto) = (first.saturating_sub(tail_from), last.saturating_sub(head));
+            let k = self.rare_pos.partition_point(|&s| (s as usize) <= above);
+            if let Some(&s) = self.rare_pos.get(k).filter(|&&s| (s as usize) <= upto) {
+                let s = s as usize;
+                let left = first.max(s + head);
+                return Err(Outside {
+                    code: self.code.clone(),
+                    n: left + i,
+                    left,
+                    part: s,
+                    needed: left - s,
+                    head,
+                    tail,
+                });
             }
         }
         Ok(())
@@ -331,12 +431,13 @@ impl Engine {
 
     /// Takes in values computed before (a checkpoint's) as if computed here, splits chosen
     /// again at the same sizes: what follows is what an unbroken run computes and reports.
-    pub fn adopt(&mut self, values: &[u32]) -> Result<(), TooLarge> {
+    pub fn adopt(&mut self, values: &[u32]) -> Result<(), EngineError> {
         if u32::try_from(self.g.len() + values.len()).is_err() {
             return Err(TooLarge {
                 code: self.code.clone(),
                 n: self.g.len(),
-            });
+            }
+            .into());
         }
         for &v in values {
             self.split_if_due();
@@ -347,12 +448,13 @@ impl Engine {
 
     /// Computes the batch's values, `batch_open` holding its options from the bulk of the
     /// splits with a rare part.
-    fn finish(&mut self, n0: usize, batch: usize) {
+    fn finish(&mut self, n0: usize, batch: usize) -> Result<(), Outside> {
         for l in 0..batch {
             let n = n0 + l;
-            let v = self.next_value(n, l);
+            let v = self.next_value(n, l)?;
             self.push(n, v);
         }
+        Ok(())
     }
 
     /// [`Self::finish`], while another thread makes the next batch's bitsets (into
@@ -360,7 +462,7 @@ impl Engine {
     /// below `n0` from 2 * BATCH up, whose partners for the next batch all lie below `n0`.
     /// The next batch's size-by-size splits then take the rare parts below 2 * BATCH and from
     /// `n0` on.
-    fn finish_overlapped(&mut self, n0: usize, batch: usize) {
+    fn finish_overlapped(&mut self, n0: usize, batch: usize) -> Result<(), Outside> {
         let words = self.span as usize / 64;
         let from = self.rare_pos.partition_point(|&s| (s as usize) < 2 * BATCH);
         let to = self.rare_pos.len();
@@ -378,7 +480,7 @@ impl Engine {
         };
         let (kernel, splits) = (self.kernel, self.splits.clone());
         let mut parts = std::mem::take(&mut self.part_open);
-        rayon::join(
+        let (done, ()) = rayon::join(
             || self.finish(n0, batch),
             || {
                 // The rare list in parts, each into its own bitsets, so that the thread done
@@ -399,6 +501,7 @@ impl Engine {
         std::mem::swap(&mut self.batch_open, &mut parts[0]);
         self.part_open = parts;
         (self.batch_words, self.batch_small, self.batch_cut) = (words, 2 * BATCH, n0);
+        done
     }
 
     /// Takes in `G(n) = v`: the values, the rare list, the largest value and the span.
@@ -428,8 +531,9 @@ impl Engine {
         }
     }
 
-    /// `G(n)` for the size `n`, lane `l` of its batch, the values below `n` known.
-    fn next_value(&mut self, n: usize, l: usize) -> u32 {
+    /// `G(n)` for the size `n`, lane `l` of its batch, the values below `n` known (in a bounded
+    /// run, those it reads held: else the error says which it needs).
+    fn next_value(&mut self, n: usize, l: usize) -> Result<u32, Outside> {
         let words = self.span as usize / 64;
         let lane = &self.batch_open[l * self.batch_words..][..self.batch_words];
         self.open.clear();
@@ -503,6 +607,10 @@ impl Engine {
             self.open[w] & rare_class[w] & below
         }));
         let mut wanted: u32 = self.want.iter().map(|w| w.count_ones()).sum();
+        // A bounded run reads splits `a + (left - a)` with `a` in the head and `left - a` in
+        // the tail only: the first split it could not read, if a wanted value is left.
+        let mut unread = None;
+        let tail_from = self.g.tail_from();
         for (&i, &unequal) in self.splits.iter().zip(&self.unequal) {
             if wanted == 0 {
                 break;
@@ -513,25 +621,53 @@ impl Engine {
             let left = n - i;
             // A `!` digit's splits stop short of the equal halves.
             let last = if unequal { (left - 1) / 2 } else { left / 2 };
+            let held = match self.ends {
+                Some(ends) if tail_from > ends.head => {
+                    last.min(ends.head - 1).min(left.saturating_sub(tail_from))
+                }
+                _ => last,
+            };
             wanted = self.kernel.offer_common(
                 &mut self.want,
                 &self.g,
                 self.narrow.as_deref(),
                 left,
-                last,
+                held,
                 wanted,
             );
+            if held < last && unread.is_none() {
+                unread = Some((left, held + 1));
+            }
+        }
+        if let (Some((left, a)), Some(Ends { head, tail })) =
+            (unread.filter(|_| wanted != 0), self.ends)
+        {
+            let needed = if a >= head { a } else { left - a };
+            return Err(Outside {
+                code: self.code.clone(),
+                n,
+                left,
+                part: left - needed,
+                needed,
+                head,
+                tail,
+            });
         }
         // The least value never offered.
-        (0..words)
+        Ok((0..words)
             .find(|&w| self.want[w] != 0)
-            .map_or(common, |w| 64 * w as u32 + self.want[w].trailing_zeros())
+            .map_or(common, |w| 64 * w as u32 + self.want[w].trailing_zeros()))
     }
 
     /// Chooses the split and mask that make the fewest sizes rare, from the values' frequencies
     /// (by the parity of the size, for the position split, which only codes whose one splitting
     /// digit is the last may use), and rebuilds the rare list.
     fn choose_split(&mut self) {
+        // Once a bounded run has handed values back, the rare list could not be made again:
+        // it keeps its split (any split is exact; this one only goes on being fast or not).
+        if self.g.tail_from() > 0 {
+            return;
+        }
         let (split, mask, _) = best_split(&self.g, self.t, self.position_allowed);
         if (split, mask) != (self.split, self.mask) {
             self.split = split;

@@ -5,6 +5,7 @@
 //! * [`reference`](mod@reference): the rule with every option listed, O(n^2): the oracle.
 //! * [`fast`]: the rare/common split, exact for any split and fast for a good one.
 //! * [`gpu`]: the scan's codes in lock-step on the GPU, one workgroup each.
+//! * [`held`]: the values as the engine holds them: all, or a bounded run's two ends.
 //! * [`lanes`]: its two inner loops, plain and AVX-512.
 //! * [`quotient`]: the misère quotient of a code's heaps, as a report.
 //! * [`pairs`]: the fast path of codes that split a heap in three (hexadecimal digits past 7).
@@ -17,6 +18,7 @@
 pub mod code;
 pub mod fast;
 pub mod gpu;
+pub mod held;
 pub mod lanes;
 pub mod misere;
 pub mod pairs;

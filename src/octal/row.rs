@@ -103,6 +103,7 @@ pub fn solve(
         target: n_max,
         shown: 0,
         budget,
+        ends: None,
     };
     let quiet = ProgressBar::hidden();
     let mut run = Run::unsaved(code, room, &quiet);

@@ -11,7 +11,7 @@ use indicatif::ProgressBar;
 use serde::Serialize;
 
 use super::code::OctalCode;
-use super::fast::{Split, TooLarge};
+use super::fast::{Ends, Engine, EngineError, LEAST_END, Split};
 use super::solver::Solver;
 use crate::memory::{Budget, OverBudget};
 use crate::output::checkpoint::{Checkpoint, CheckpointError, Saving};
@@ -27,7 +27,7 @@ pub enum OctalError {
     #[error(transparent)]
     OverBudget(#[from] OverBudget),
     #[error(transparent)]
-    TooLarge(#[from] TooLarge),
+    Engine(#[from] EngineError),
     #[error(transparent)]
     Gpu(#[from] crate::gpu::GpuError),
     /// [`Reach::stop`] was set (a Ctrl-C in Python): no report.
@@ -35,6 +35,9 @@ pub enum OctalError {
     Interrupted,
     #[error(transparent)]
     Checkpoint(#[from] CheckpointError),
+    /// A bounded run refused before any work: why.
+    #[error("{0}")]
+    Bounded(String),
 }
 
 /// Bytes a value takes: 32 bits, and a 16-bit copy while the values fit (the scan kernels'
@@ -105,9 +108,14 @@ pub struct OctalReport {
     /// Values computed.
     pub computed: usize,
     pub max_value: u32,
+    /// The first size whose value is `max_value` (the tables' "largest index").
+    pub max_at: usize,
     /// How often each value occurs among the values computed.
     pub frequencies: BTreeMap<u32, u64>,
     pub split: SplitFigures,
+    /// What a bounded run (`stats --bounded`) held: `G(0..head)` and the last `tail` values.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub held: Option<HeldEnds>,
     /// ogsolve's checksum of `G(0..=checksum_n)`.
     pub checksum: String,
     pub checksum_n: usize,
@@ -117,25 +125,84 @@ pub struct OctalReport {
     pub checksums: Vec<(usize, String)>,
 }
 
-/// ogsolve's Fletcher-style checksum of `values` (docs/octal.md, "The checksum").
-pub fn checksum(values: &[u32]) -> String {
-    checksums_at(values, |_| false).1
+/// The ends a bounded run held, as its report says.
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct HeldEnds {
+    pub head: usize,
+    pub tail: usize,
 }
 
-/// ogsolve's checksum of all of `values`, and of each prefix `G(0..=n)` for which `at(n)`.
-fn checksums_at(values: &[u32], at: impl Fn(usize) -> bool) -> (Vec<(usize, String)>, String) {
-    let (mut s0, mut s1) = (0u16, 0u16);
-    // With its 0x: eight hex digits that happen to be decimal ones stay text in a CSV reader.
-    let hex = |s0: u16, s1: u16| format!("0x{:08x}", (u32::from(s1) << 16) | u32::from(s0));
-    let mut prefixes = Vec::new();
-    for (n, &g) in values.iter().enumerate() {
-        s0 = s0.wrapping_add(g as u16);
-        s1 = s1.wrapping_add(s0);
-        if at(n) {
-            prefixes.push((n, hex(s0, s1)));
+/// ogsolve's Fletcher-style checksum of `values` (docs/octal.md, "The checksum").
+pub fn checksum(values: &[u32]) -> String {
+    let mut sum = Fletcher::default();
+    values.iter().for_each(|&g| sum.add(g));
+    sum.hex()
+}
+
+/// ogsolve's checksum as it runs over the values.
+#[derive(Clone, Copy, Default)]
+struct Fletcher {
+    s0: u16,
+    s1: u16,
+}
+
+impl Fletcher {
+    fn add(&mut self, g: u32) {
+        self.s0 = self.s0.wrapping_add(g as u16);
+        self.s1 = self.s1.wrapping_add(self.s0);
+    }
+
+    /// With its 0x: eight hex digits that happen to be decimal ones stay text in a CSV reader.
+    fn hex(self) -> String {
+        format!("0x{:08x}", (u32::from(self.s1) << 16) | u32::from(self.s0))
+    }
+}
+
+/// What a report counts over every value computed, taken in as they are computed (a bounded
+/// run no longer holds them at the end): how often each value occurs, the first size of the
+/// largest, ogsolve's checksum, and (`stats`) the checksum at each power of two.
+struct Tally {
+    counts: Vec<u64>,
+    max_at: usize,
+    sum: Fletcher,
+    at_powers: bool,
+    checksums: Vec<(usize, String)>,
+    taken: usize,
+}
+
+impl Tally {
+    fn new(at_powers: bool) -> Self {
+        Tally {
+            counts: Vec::new(),
+            max_at: 0,
+            sum: Fletcher::default(),
+            at_powers,
+            checksums: Vec::new(),
+            taken: 0,
         }
     }
-    (prefixes, hex(s0, s1))
+
+    /// Takes in the values of sizes `taken..` of `g`.
+    fn take(&mut self, g: &[u32]) {
+        for (n, &v) in g.iter().enumerate().skip(self.taken) {
+            let v = v as usize;
+            if v >= self.counts.len() {
+                self.counts.resize(v + 1, 0);
+                self.max_at = n;
+            }
+            self.counts[v] += 1;
+            self.sum.add(v as u32);
+            if self.at_powers && n.is_power_of_two() {
+                self.checksums.push((n, self.sum.hex()));
+            }
+        }
+        self.taken = self.taken.max(g.len());
+    }
+
+    fn frequencies(&self) -> BTreeMap<u32, u64> {
+        let seen = self.counts.iter().enumerate().filter(|&(_, &c)| c > 0);
+        seen.map(|(v, &c)| (v as u32, c)).collect()
+    }
 }
 
 /// The lengths at which a period of `code` is looked for, up to `max_len`: doubling from
@@ -190,6 +257,9 @@ pub struct Reach<'a> {
     /// Where the values are saved as they are computed, a record a step, and a killed run's
     /// values taken back from ([`Solver::adopt`]).
     pub saving: Option<Saving<'a>>,
+    /// Hold only a head and a tail of the values, each a quarter of the budget (`stats` of a
+    /// code whose moves leave at most two heaps; not with `saving`).
+    pub bounded: bool,
 }
 
 /// Values computed between two looks at the clock and the progress bar, for codes of up to
@@ -210,6 +280,8 @@ pub(super) struct Room<'a> {
     pub(super) target: usize,
     pub(super) shown: usize,
     pub(super) budget: Budget,
+    /// A bounded run's ends; `None`: all `target` values are held.
+    pub(super) ends: Option<Ends>,
 }
 
 impl Room<'_> {
@@ -221,9 +293,14 @@ impl Room<'_> {
             target,
             shown,
             budget,
+            ends,
         } = *self;
-        let bytes = memory(target, rare, shown).saturating_add(table);
+        let held = ends.map_or(target, |e| target.min(e.head + e.tail));
+        let bytes = memory(held, rare, shown).saturating_add(table);
         budget.check(bytes, || match (n, table) {
+            (0, _) if held < target => {
+                format!("{target} values of {code}, {held} of them held at once")
+            }
             (0, _) => format!("{target} values of {code}"),
             // Three heaps: the bitsets of the splits in two, as wide as the values so far.
             (n, 1..) => {
@@ -246,6 +323,8 @@ pub(super) struct Run<'a> {
     replay: Vec<u32>,
     stop: Option<&'a AtomicBool>,
     bar: &'a ProgressBar,
+    /// What the report counts, taken in step by step.
+    tally: Tally,
 }
 
 impl<'a> Run<'a> {
@@ -260,6 +339,7 @@ impl<'a> Run<'a> {
             replay: Vec::new(),
             stop: None,
             bar,
+            tally: Tally::new(false),
         }
     }
 
@@ -296,6 +376,7 @@ impl<'a> Run<'a> {
                     saved.append(from as u64, &bytes)?;
                 }
             }
+            self.tally.take(self.engine.values());
             let n = self.engine.values().len();
             let table = self.engine.table_bytes(self.room.target);
             self.room.check(n, self.engine.rare_count(), table)?;
@@ -360,13 +441,18 @@ pub fn describe(
         max_time,
         stop,
         saving,
+        bounded,
     } = reach;
     let target = max_len.max(len);
+    let ends = bounded
+        .then(|| ends_within(code, target, budget))
+        .transpose()?;
     let room = Room {
         code,
         target,
         shown: len,
         budget,
+        ends,
     };
     room.check(0, 0, 0)?;
     bar.set_length(target as u64);
@@ -377,10 +463,22 @@ pub fn describe(
         }
         None => (None, Vec::new()),
     };
+    let engine = match ends {
+        Some(ends) => Engine::bounded(code, target, ends)
+            .map(Solver::Split)
+            .ok_or_else(|| {
+                OctalError::Bounded(format!(
+                    "the system gives no address space for {target} values of {code}"
+                ))
+            })?,
+        None => Solver::new(code),
+    };
     let mut run = Run {
+        engine,
         saved,
         replay,
         stop,
+        tally: Tally::new(!look_for_period),
         ..Run::unsaved(code, room, bar)
     };
     let mut certificate = None;
@@ -398,14 +496,9 @@ pub fn describe(
     // `stats` computes what it was asked; `seq` what it showed or certified.
     let last = if look_for_period { len } else { target };
     run.extend_until(last, None)?;
-    let engine = run.engine;
+    let (engine, tally) = (run.engine, run.tally);
     let g = engine.values();
-    let mut frequencies = BTreeMap::new();
-    for &v in g {
-        *frequencies.entry(v).or_insert(0) += 1;
-    }
     let (kind, mask, rare) = engine.split(code.t());
-    let (checksums, checksum) = checksums_at(g, |n| !look_for_period && n.is_power_of_two());
     let observed = (look_for_period && certificate.is_none())
         .then(|| observed_arithmetic(g))
         .flatten();
@@ -420,7 +513,8 @@ pub fn describe(
         observed,
         computed: g.len(),
         max_value: engine.max(),
-        frequencies,
+        max_at: tally.max_at,
+        frequencies: tally.frequencies(),
         split: SplitFigures {
             kind,
             mask,
@@ -428,9 +522,36 @@ pub fn describe(
             last_rare: rare.last().map(|&s| s as usize),
             rare_sizes: if look_for_period { Vec::new() } else { rare },
         },
-        checksum,
+        held: ends.map(|Ends { head, tail }| HeldEnds { head, tail }),
+        checksum: tally.sum.hex(),
         checksum_n: g.len().saturating_sub(1),
-        checksums,
+        checksums: tally.checksums,
+    })
+}
+
+/// The ends a bounded run of `code` to `target` values holds: a quarter of `budget` each (the
+/// rest for the rare lists), whole values; refused where the code splits a heap in three (the
+/// pair bitsets read every value) or the budget leaves an end too short to compute with.
+fn ends_within(code: &OctalCode, target: usize, budget: Budget) -> Result<Ends, OctalError> {
+    if code.max_heaps() > 2 {
+        return Err(OctalError::Bounded(format!(
+            "--bounded runs codes whose moves leave at most two heaps, not {code}"
+        )));
+    }
+    let each = (budget.bytes() / 4 / VALUE_BYTES).min(target as u64) as usize;
+    // The tail holds every value a step reads back, and every size a take reads.
+    let least = LEAST_END + code.t() + 2 * step(code);
+    if each < least {
+        return Err(OverBudget {
+            what: format!("{target} values of {code} held as a head and a tail of {least} each"),
+            needed: 4 * VALUE_BYTES * least as u64,
+            budget: budget.bytes(),
+        }
+        .into());
+    }
+    Ok(Ends {
+        head: each,
+        tail: each,
     })
 }
 
@@ -502,7 +623,17 @@ impl fmt::Display for OctalReport {
             }
             None => writeln!(f, "computed     G(0..{})", self.computed)?,
         }
-        writeln!(f, "largest      {}", self.max_value)?;
+        writeln!(
+            f,
+            "largest      {}, first at {}",
+            self.max_value, self.max_at
+        )?;
+        if let Some(HeldEnds { head, tail }) = self.held {
+            writeln!(
+                f,
+                "held         G(0..{head}) and the last {tail} values at once (--bounded)"
+            )?;
+        }
         let s = &self.split;
         writeln!(
             f,

@@ -2,7 +2,7 @@
 //! two heaps, the pair bitsets ([`PairEngine`]) where they may leave three.
 
 use super::code::OctalCode;
-use super::fast::{Engine, Split, TooLarge, best_split};
+use super::fast::{Engine, EngineError, Split, best_split};
 use super::pairs::PairEngine;
 
 /// One code's values, computed by the engine that suits it (one a code: the size of the
@@ -23,18 +23,18 @@ impl Solver {
     }
 
     /// Computes values up to `len`.
-    pub fn extend(&mut self, len: usize) -> Result<(), TooLarge> {
+    pub fn extend(&mut self, len: usize) -> Result<(), EngineError> {
         match self {
             Solver::Split(e) => e.extend(len),
-            Solver::Pairs(e) => e.extend(len),
+            Solver::Pairs(e) => Ok(e.extend(len)?),
         }
     }
 
     /// Takes in values computed before (a checkpoint's), as if computed here.
-    pub fn adopt(&mut self, values: &[u32]) -> Result<(), TooLarge> {
+    pub fn adopt(&mut self, values: &[u32]) -> Result<(), EngineError> {
         match self {
             Solver::Split(e) => e.adopt(values),
-            Solver::Pairs(e) => e.adopt(values),
+            Solver::Pairs(e) => Ok(e.adopt(values)?),
         }
     }
 
