@@ -32,10 +32,20 @@ pub const BASES: [u32; 2] = [8, 16];
 
 /// The base `text` names if a scan may run over it, else why not.
 pub fn parse_base(text: &str) -> Result<u32, String> {
+    one_of(text, &BASES, "the base")
+}
+
+/// The value `text` names if it is one of `allowed`, else why not (`what` names it).
+fn one_of<T: std::str::FromStr + PartialEq + fmt::Display>(
+    text: &str,
+    allowed: &[T],
+    what: &str,
+) -> Result<T, String> {
+    let names: Vec<String> = allowed.iter().map(T::to_string).collect();
     text.parse()
         .ok()
-        .filter(|b| BASES.contains(b))
-        .ok_or_else(|| format!("the base is 8 or 16, not '{text}'"))
+        .filter(|v| allowed.contains(v))
+        .ok_or_else(|| format!("{what} is {}, not '{text}'", names.join(" or ")))
 }
 
 /// The digits a scan's codes may have before the point: 0, or 4 (a heap may also be split in
@@ -44,10 +54,7 @@ pub const FIRST_DIGITS: [u8; 2] = [0, 4];
 
 /// The digit before the point `text` names if a scan may take it, else why not.
 pub fn parse_d0(text: &str) -> Result<u8, String> {
-    text.parse()
-        .ok()
-        .filter(|d| FIRST_DIGITS.contains(d))
-        .ok_or_else(|| format!("the digit before the point is 0 or 4, not '{text}'"))
+    one_of(text, &FIRST_DIGITS, "the digit before the point")
 }
 
 /// Values `n_max` a scan computes of each code (`--n-max`).
