@@ -216,9 +216,13 @@ impl Engine {
     }
 
     /// The engine of a bounded run to `len` values (at most), which holds only `ends` of them:
-    /// `None` where the system gives no room for them.
+    /// `None` where the system gives no room for them. The tail must hold every size a take
+    /// reads (`t` back), which no check before a read covers.
     pub fn bounded(code: &OctalCode, len: usize, ends: Ends) -> Option<Self> {
-        assert!(ends.head.min(ends.tail) >= LEAST_END, "ends of {ends:?}");
+        assert!(
+            ends.head >= LEAST_END && ends.tail >= LEAST_END + code.t(),
+            "ends of {ends:?} for {code}"
+        );
         let room = len + BATCH;
         Some(Engine {
             g: Held::Ends(super::held::Ends::new(room, ends.head)?),
