@@ -932,7 +932,8 @@ fn bounded(n: usize) -> Reach<'static> {
 /// values, it either reports what the run holding every value reports (checksums, every
 /// value's frequency, the largest value and where it is first) or stops naming a value it no
 /// longer holds, never a guess (or is refused, its rare list past the budget). 0.16 (rare
-/// sizes to 13,935) and Kayles run through; 0.007 (rare sizes past 100,000) stops.
+/// sizes to 13,935) and Kayles run through; 0.007 (rare sizes past 100,000) stops; a run
+/// shorter than the least ends runs as a full one.
 fn bounded_runs_equal_whole_runs_or_stop() {
     let n = 1 << 17;
     let budget = Budget::new(512 << 10);
@@ -1002,6 +1003,15 @@ fn bounded_runs_equal_whole_runs_or_stop() {
     assert_eq!(
         held_lines,
         ["held         G(0..43690) and the last 43690 values at once (--bounded)"]
+    );
+    // A run shorter than the least ends holds every value, as a run without --bounded.
+    let short = ["octal", "stats", "0.6", "--n-max", "100"];
+    let held = crate::common::run_ok(&[&short[..], &["--bounded"]].concat());
+    assert_eq!(
+        held.lines()
+            .filter(|l| !l.starts_with("held "))
+            .collect::<Vec<_>>(),
+        crate::common::run_ok(&short).lines().collect::<Vec<_>>()
     );
     refused(
         &[

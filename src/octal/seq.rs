@@ -323,8 +323,9 @@ pub(super) struct Run<'a> {
     replay: Vec<u32>,
     stop: Option<&'a AtomicBool>,
     bar: &'a ProgressBar,
-    /// What the report counts, taken in step by step.
-    tally: Tally,
+    /// What a report counts, taken in step by step (`describe`'s; a scan row reads its
+    /// values at the end).
+    tally: Option<Tally>,
 }
 
 impl<'a> Run<'a> {
@@ -339,7 +340,7 @@ impl<'a> Run<'a> {
             replay: Vec::new(),
             stop: None,
             bar,
-            tally: Tally::new(false),
+            tally: None,
         }
     }
 
@@ -376,7 +377,9 @@ impl<'a> Run<'a> {
                     saved.append(from as u64, &bytes)?;
                 }
             }
-            self.tally.take(self.engine.values());
+            if let Some(tally) = &mut self.tally {
+                tally.take(self.engine.values());
+            }
             let n = self.engine.values().len();
             let table = self.engine.table_bytes(self.room.target);
             self.room.check(n, self.engine.rare_count(), table)?;
@@ -478,7 +481,7 @@ pub fn describe(
         saved,
         replay,
         stop,
-        tally: Tally::new(!look_for_period),
+        tally: Some(Tally::new(!look_for_period)),
         ..Run::unsaved(code, room, bar)
     };
     let mut certificate = None;
@@ -496,7 +499,7 @@ pub fn describe(
     // `stats` computes what it was asked; `seq` what it showed or certified.
     let last = if look_for_period { len } else { target };
     run.extend_until(last, None)?;
-    let (engine, tally) = (run.engine, run.tally);
+    let (engine, tally) = (run.engine, run.tally.expect("describe's run counts"));
     let g = engine.values();
     let (kind, mask, rare) = engine.split(code.t());
     let observed = (look_for_period && certificate.is_none())
@@ -538,17 +541,14 @@ fn ends_within(code: &OctalCode, target: usize, budget: Budget) -> Result<Ends, 
             "--bounded runs codes whose moves leave at most two heaps, not {code}"
         )));
     }
-    let each = (budget.bytes() / 4 / VALUE_BYTES).min(target as u64) as usize;
     // The tail holds every value a step reads back, and every size a take reads.
     let least = LEAST_END + code.t() + 2 * step(code);
-    if each < least {
-        return Err(OverBudget {
-            what: format!("{target} values of {code} held as a head and a tail of {least} each"),
-            needed: 4 * VALUE_BYTES * least as u64,
-            budget: budget.bytes(),
-        }
-        .into());
-    }
+    budget.check(4 * VALUE_BYTES * least as u64, || {
+        format!("{target} values of {code} held as a head and a tail of {least} each")
+    })?;
+    // No longer than the run, but never shorter than the least the engine takes.
+    let each = (budget.bytes() / 4 / VALUE_BYTES).min(target as u64) as usize;
+    let each = each.max(least);
     Ok(Ends {
         head: each,
         tail: each,
