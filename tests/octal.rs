@@ -5,7 +5,7 @@ use indicatif::ProgressBar;
 use nimseq::memory::Budget;
 use nimseq::octal::fast::{Engine, EngineError};
 use nimseq::octal::gpu::{HOST_BYTES_PER_VALUE, KernelLimits, OctalGpu};
-use nimseq::octal::lanes::{BATCH, Kernel};
+use nimseq::octal::lanes::{BATCH, Kernel, Offers};
 use nimseq::octal::row::{self, OctalRow, ScanBackend};
 use nimseq::octal::scan::{self, Backend, ScanOptions};
 use nimseq::octal::seq::{OctalError, Reach, certify_prefix, checksum, describe};
@@ -123,14 +123,20 @@ fn fast_path_equals_the_reference() {
 }
 
 /// Every kernel clears the bits the plain one does: random values, random bitsets (up to 2^13 bits,
-/// past what registers hold), random rare lists, batches at every offset (fresh seed); and every
+/// past what registers hold, and now and then 2^17, past the offers' bytes), random rare lists,
+/// batches at every offset (fresh seed), the rare splits those of their definition; and every
 /// kernel's shifted clear (three-heap splits) the bits its definition does, widths 1 to 128.
 fn kernels_clear_the_same_bits() {
     let seed = fresh_seed();
     let mut rng = StdRng::seed_from_u64(seed);
     let kernels = kernels();
     for _ in 0..300 {
-        let bits = rng.random_range(6..14);
+        // Now and then past the span the offers hold in bytes.
+        let bits = if rng.random_bool(0.05) {
+            17
+        } else {
+            rng.random_range(6..14)
+        };
         let n = rng.random_range(BATCH + 2..1200);
         let g: Vec<u32> = (0..n).map(|_| rng.random_range(0..1u32 << bits)).collect();
         let words = (1usize << bits) / 64;
@@ -164,12 +170,38 @@ fn kernels_clear_the_same_bits() {
             (left - 1) / 2
         };
         // Half the time the values' 16-bit copy is given too (the AVX2 scan reads it).
-        let narrow: Vec<u16> = g.iter().map(|&v| u16::try_from(v).unwrap()).collect();
-        let narrow = rng.random_bool(0.5).then_some(&narrow[..]);
-        let mut plain = open.clone();
-        Kernel::Plain.offer_rare(&mut plain, words, &g, &pos, &val, base);
+        let narrow: Option<Vec<u16>> = g.iter().map(|&v| u16::try_from(v).ok()).collect();
+        let narrow = narrow.filter(|_| rng.random_bool(0.5));
+        let narrow = narrow.as_deref();
+        // The scan may start past its first splits (those offered with a batch).
+        let first = if rng.random_bool(0.5) {
+            1
+        } else {
+            rng.random_range(1..=left / 2 + 1)
+        };
+        // The rare splits by their definition: each clears its xor in its lane.
+        let mut defined = open.clone();
+        for (&s, &v) in pos.iter().zip(&val) {
+            for l in 0..BATCH {
+                if (s as usize) < base + l {
+                    let x = (v ^ g[base + l - s as usize]) as usize;
+                    defined[l * words + x / 64] &= !(1 << (x % 64));
+                }
+            }
+        }
+        let offered = |kernel: Kernel| {
+            let mut offers = Offers::default();
+            offers.reset(64 * words);
+            kernel.offer_rare(&mut offers, &g, &pos, &val, base);
+            let mut got = open.clone();
+            offers.clear_offered(&mut got);
+            got
+        };
+        let plain = offered(Kernel::Plain);
+        assert_eq!(plain, defined, "Plain offer_rare (seed {seed})");
         let mut plain_want = want.to_vec();
-        let plain_left = Kernel::Plain.offer_common(&mut plain_want, &g, None, left, last, wanted);
+        let plain_left =
+            Kernel::Plain.offer_common(&mut plain_want, &g, None, left, first..=last, wanted);
         // The shifted clear of the pair bitsets (codes that split in three), every kernel
         // against the definition: each set bit `v` clears `v xor x`, at every width.
         let width = 1usize << rng.random_range(0..8);
@@ -191,11 +223,10 @@ fn kernels_clear_the_same_bits() {
             );
         }
         for &fast in &kernels[1..] {
-            let mut other = open.clone();
-            fast.offer_rare(&mut other, words, &g, &pos, &val, base);
-            assert_eq!(plain, other, "{fast:?} offer_rare (seed {seed})");
+            assert_eq!(plain, offered(fast), "{fast:?} offer_rare (seed {seed})");
             let mut other_want = want.to_vec();
-            let other_left = fast.offer_common(&mut other_want, &g, narrow, left, last, wanted);
+            let other_left =
+                fast.offer_common(&mut other_want, &g, narrow, left, first..=last, wanted);
             assert_eq!(
                 (plain_left, &plain_want),
                 (other_left, &other_want),

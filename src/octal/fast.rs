@@ -20,12 +20,14 @@
 //! Offered values are bits in bitsets, and both loops run many splits a step
 //! ([`super::lanes`]). The splits with a rare part are done for a batch of 16 consecutive
 //! sizes at once, where the partners of one rare part are 16 contiguous values (one load, not
-//! a gather); the few splits the batch cannot see (a rare part below 16 or from the batch
-//! itself) are added size by size. Where the rare list is long, a batch's bitsets are made
-//! while the batch before it is finished (from rare parts of 32 or more, whose partners then
-//! all lie below that batch), in parts of the rare list that either thread takes: the one done
-//! first with its share goes on with the parts left. The scan of the common splits, the other
-//! half of the work, reads the values' 16-bit copy while they fit.
+//! a gather), each offer a byte store ([`Offers`]); the few splits the batch cannot see (a
+//! rare part below 16 or from the batch itself) are added size by size. Where the rare list is
+//! long, a batch's offers are made while the batch before it is finished (from rare parts of
+//! 32 or more, whose partners then all lie below that batch), in parts that either thread
+//! takes: the one done first with its share goes on with the parts left. Those parts carry a
+//! prefix of the common splits too, the part of the scan where it finds most values. The
+//! rest of the scan of the common splits, the other half of the work, reads the values'
+//! 16-bit copy while they fit.
 //!
 //! The mask is chosen again each time the length grows by a quarter, from the values'
 //! frequencies (the one that makes the fewest sizes rare), and the rare list rebuilt.
@@ -34,7 +36,7 @@ use rayon::prelude::*;
 
 use super::code::OctalCode;
 use super::held::Held;
-use super::lanes::{BATCH, Kernel, clear};
+use super::lanes::{BATCH, Kernel, Offers, clear};
 
 /// Which split sorts the sizes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
@@ -80,26 +82,81 @@ pub const FIRST_CHOICE: usize = 64;
 /// Grundy's game (1,274) 1.6x; even from 32, 0.16 (53) lost nothing.
 const OVERLAP_RARE: usize = 256;
 
-/// The options of the batch of sizes `n0..n0 + BATCH` from the splits whose rare part is one of
-/// `pos` (values `val`), into one bitset of `words` words per size: most of the work, done
-/// together for the batch because the partners of one rare part are then contiguous. Every
-/// partner must lie within `g`.
+/// The options of the batch of sizes `n0..n0 + BATCH` from the splits whose one part is one of
+/// `parts` (each a list of sizes, ascending, and their values), into one bitset of `span / 64`
+/// words per size: most of the work, done together for the batch because the partners of one
+/// part are then contiguous. Every partner must lie within `g`.
 #[allow(clippy::too_many_arguments)]
 fn offer_batch(
     kernel: Kernel,
     splits: &[usize],
+    offers: &mut Offers,
     open: &mut Vec<u64>,
-    words: usize,
+    span: u32,
     g: &[u32],
-    pos: &[u32],
-    val: &[u32],
+    parts: &[(&[u32], &[u32])],
     n0: usize,
 ) {
-    open.clear();
-    open.resize(BATCH * words, !0);
+    offers.reset(span as usize);
     for &i in splits {
         if let Some(base) = n0.checked_sub(i) {
-            kernel.offer_rare(open, words, g, pos, val, base);
+            for &(pos, val) in parts {
+                kernel.offer_rare(offers, g, pos, val, base);
+            }
+        }
+    }
+    open.clear();
+    open.resize(BATCH * span as usize / 64, !0);
+    offers.clear_offered(open);
+}
+
+/// The longest prefix of common splits offered with a batch.
+const MAX_PREFIX: usize = 4096;
+
+/// The sizes below [`MAX_PREFIX`], as the part lists of [`offer_batch`] give them.
+static SIZES: [u32; MAX_PREFIX] = {
+    let mut sizes = [0; MAX_PREFIX];
+    let mut a = 0;
+    while a < MAX_PREFIX {
+        sizes[a] = a as u32;
+        a += 1;
+    }
+    sizes
+};
+
+/// Sizes between two tunings of the [`Prefix`].
+const TUNE_EVERY: usize = 4096;
+
+/// The common splits `a + (left - a)`, `a` in `2 * BATCH..len`, that a batch made alongside
+/// the one before offers with its rare splits, as one more list of parts whose partners are
+/// contiguous. The scan finds most wanted values early (the commonest), each at the cost of a
+/// mispredicted branch and a reload of its bitset: the prefix moves that part of the scan to
+/// the other thread, where it costs about as much as 64 splits of the scan per value found
+/// (measured on Zen 5, Officers and Grundy's game). `len` doubles while the scan past it finds
+/// more than one value per 64 splits of it per size, and halves when below one per 256.
+#[derive(Default)]
+struct Prefix {
+    len: usize,
+    sizes: usize,
+    found: usize,
+}
+
+impl Prefix {
+    /// Takes in one size's scan, which found `found` wanted values past the prefix.
+    fn tally(&mut self, found: u32) {
+        self.sizes += 1;
+        self.found += found as usize;
+        if self.sizes == TUNE_EVERY {
+            let reach = self.len.max(2 * BATCH);
+            if self.found * 64 > self.sizes * reach {
+                self.len = (2 * reach).min(MAX_PREFIX);
+            } else if self.found * 256 < self.sizes * reach {
+                self.len = match self.len / 2 {
+                    half if half > 2 * BATCH => half,
+                    _ => 0,
+                };
+            }
+            (self.sizes, self.found) = (0, 0);
         }
     }
 }
@@ -159,6 +216,14 @@ pub struct Engine {
     /// The next batch's bitsets in the making, one set for each part of the rare list
     /// (`OVERLAP_PARTS`), merged into the first.
     part_open: Vec<Vec<u64>>,
+    /// The offers of the batch, and of each part of the rare list, as they are made.
+    offers: Offers,
+    part_offers: Vec<Offers>,
+    /// The common splits offered with a batch made alongside the one before.
+    prefix: Prefix,
+    /// Where the scan of the batch's common splits goes on from `2 * BATCH` (0: the batch
+    /// was made before it, by the thread that finishes it, with no prefix).
+    batch_prefix: usize,
     /// The rare-class values still to be found among the common-common splits.
     want: Vec<u64>,
 }
@@ -270,6 +335,10 @@ impl Engine {
             batch_small: BATCH,
             batch_cut: 0,
             part_open: vec![Vec::new(); OVERLAP_PARTS],
+            prefix: Prefix::default(),
+            batch_prefix: 0,
+            offers: Offers::default(),
+            part_offers: (0..OVERLAP_PARTS).map(|_| Offers::default()).collect(),
             want: Vec::new(),
         };
         engine.build_classes();
@@ -359,14 +428,15 @@ impl Engine {
                 offer_batch(
                     self.kernel,
                     &self.splits,
+                    &mut self.offers,
                     &mut self.batch_open,
-                    words,
+                    self.span,
                     g,
-                    pos,
-                    val,
+                    &[(pos, val)],
                     n0,
                 );
                 (self.batch_words, self.batch_small, self.batch_cut) = (words, BATCH, n0);
+                self.batch_prefix = 0;
             }
             let next = n0 + batch;
             let long = self.rare_pos.len() >= OVERLAP_RARE;
@@ -461,6 +531,20 @@ impl Engine {
         Ok(())
     }
 
+    /// The prefix a batch from `n0` made alongside the one before offers: its splits are
+    /// proper and unequal (`a < left / 2`), and in a bounded run both parts are held (the
+    /// partners within the last `tail`, as the batch before reads them).
+    fn prefix_len(&self, n0: usize) -> usize {
+        let mut len = self.prefix.len;
+        if let Some(Ends { head, tail }) = self.ends {
+            len = len.min(head).min(tail.saturating_sub(self.t + 4 * BATCH));
+        }
+        if n0 < 4 * len + 4 * BATCH + self.t || len <= 2 * BATCH {
+            return 0;
+        }
+        len
+    }
+
     /// [`Self::finish`], while another thread makes the next batch's bitsets (into
     /// `part_open`, then swapped in) from what is known before this one: the rare sizes
     /// below `n0` from 2 * BATCH up, whose partners for the next batch all lie below `n0`.
@@ -483,17 +567,31 @@ impl Engine {
             )
         };
         let (kernel, splits) = (self.kernel, self.splits.clone());
+        let span = self.span;
+        let prefix = self.prefix_len(n0 + batch);
+        let common = 2 * BATCH..prefix.max(2 * BATCH);
+        let (ppos, pval) = (&SIZES[common.clone()], &g[common]);
         let mut parts = std::mem::take(&mut self.part_open);
+        let mut part_offers = std::mem::take(&mut self.part_offers);
         let (done, ()) = rayon::join(
             || self.finish(n0, batch),
             || {
-                // The rare list in parts, each into its own bitsets, so that the thread done
-                // first (with this batch, or with a part) takes the parts left.
-                parts.par_iter_mut().enumerate().for_each(|(i, open)| {
-                    let range = i * pos.len() / OVERLAP_PARTS..(i + 1) * pos.len() / OVERLAP_PARTS;
-                    let (pos, val) = (&pos[range.clone()], &val[range]);
-                    offer_batch(kernel, &splits, open, words, g, pos, val, n0 + batch)
-                });
+                // The rare list and the prefix in parts, each into its own bitsets, so that the
+                // thread done first (with this batch, or with a part) takes the parts left.
+                parts
+                    .par_iter_mut()
+                    .zip(part_offers.par_iter_mut())
+                    .enumerate()
+                    .for_each(|(i, (open, offers))| {
+                        let cut =
+                            |len: usize| i * len / OVERLAP_PARTS..(i + 1) * len / OVERLAP_PARTS;
+                        let (rare, prefix) = (cut(pos.len()), cut(ppos.len()));
+                        let parts = [
+                            (&pos[rare.clone()], &val[rare]),
+                            (&ppos[prefix.clone()], &pval[prefix]),
+                        ];
+                        offer_batch(kernel, &splits, offers, open, span, g, &parts, n0 + batch)
+                    });
                 let (first, rest) = parts.split_first_mut().expect("OVERLAP_PARTS > 0");
                 for other in rest {
                     for (w, o) in first.iter_mut().zip(other.iter()) {
@@ -504,7 +602,9 @@ impl Engine {
         );
         std::mem::swap(&mut self.batch_open, &mut parts[0]);
         self.part_open = parts;
+        self.part_offers = part_offers;
         (self.batch_words, self.batch_small, self.batch_cut) = (words, 2 * BATCH, n0);
+        self.batch_prefix = prefix.max(2 * BATCH);
         done
     }
 
@@ -614,6 +714,8 @@ impl Engine {
         // A bounded run reads splits `a + (left - a)` with `a` in the head and `left - a` in
         // the tail only: the first split it could not read, if a wanted value is left.
         let mut unread = None;
+        // Wanted values found past the prefix, to tune its length.
+        let mut found = 0;
         let tail_from = self.g.tail_from();
         for (&i, &unequal) in self.splits.iter().zip(&self.unequal) {
             if wanted == 0 {
@@ -631,17 +733,34 @@ impl Engine {
                 }
                 _ => last,
             };
-            wanted = self.kernel.offer_common(
-                &mut self.want,
-                &self.g,
-                self.narrow.as_deref(),
-                left,
-                held,
-                wanted,
-            );
-            if held < last && unread.is_none() {
-                unread = Some((left, held + 1));
+            // The splits from `2 * BATCH` to the batch's prefix were offered with it.
+            let ranges = [(1, 2 * BATCH - 1), (self.batch_prefix.max(2 * BATCH), last)];
+            for (k, (first, to)) in ranges.into_iter().enumerate() {
+                let before = wanted;
+                wanted = self.kernel.offer_common(
+                    &mut self.want,
+                    &self.g,
+                    self.narrow.as_deref(),
+                    left,
+                    first..=to.min(held),
+                    wanted,
+                );
+                if k == 1 && self.batch_prefix > 0 {
+                    found += before - wanted;
+                }
             }
+            // The first split not read: past `held`, and past the prefix, which was read
+            // while its splits were held.
+            let unread_from = match held + 1 {
+                a if a >= 2 * BATCH => a.max(self.batch_prefix),
+                a => a,
+            };
+            if unread_from <= last && unread.is_none() {
+                unread = Some((left, unread_from));
+            }
+        }
+        if self.batch_prefix > 0 {
+            self.prefix.tally(found);
         }
         if let (Some((left, a)), Some(Ends { head, tail })) =
             (unread.filter(|_| wanted != 0), self.ends)
@@ -782,6 +901,28 @@ mod tests {
                 resumed.extend(40_000).unwrap();
                 assert_eq!(resumed.values(), whole.values(), "{code} cut at {cut}");
                 assert_eq!(resumed.split(), whole.split(), "{code} cut at {cut}");
+            }
+        }
+    }
+
+    /// Whatever prefix of common splits the batches offer, the values are the same: the
+    /// prefix set from the start at several lengths (then tuned as the run goes), on codes
+    /// whose batches are made alongside the one before (value split, position split, `!`).
+    #[test]
+    fn any_prefix_gives_the_same_values() {
+        for (code, len) in [("0.6", 60_000), ("0.007", 30_000), ("4!.0", 60_000)] {
+            let code: OctalCode = code.parse().unwrap();
+            let mut plain = Engine::with_kernel(&code, Kernel::Plain);
+            plain.extend(len).unwrap();
+            for start in [0, 64, 1000, MAX_PREFIX] {
+                let mut engine = Engine::new(&code);
+                engine.prefix.len = start;
+                engine.extend(len).unwrap();
+                assert_eq!(
+                    engine.values(),
+                    plain.values(),
+                    "{code} from a prefix of {start}"
+                );
             }
         }
     }
