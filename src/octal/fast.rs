@@ -531,16 +531,17 @@ impl Engine {
         Ok(())
     }
 
-    /// The prefix a batch from `n0` made alongside the one before offers: its splits are
-    /// proper and unequal (`a < left / 2`), and in a bounded run both parts are held (the
-    /// partners within the last `tail`, as the batch before reads them).
-    fn prefix_len(&self, n0: usize) -> usize {
+    /// Where the prefix a batch from `n0` made alongside the one before offers ends (its
+    /// splits are `a` in `2 * BATCH..end`; none where `end` is `2 * BATCH`): they are proper
+    /// and unequal (`a < left / 2`), and in a bounded run both parts are held (the partners
+    /// within the last `tail`, as the batch before reads them).
+    fn prefix_end(&self, n0: usize) -> usize {
         let mut len = self.prefix.len;
         if let Some(Ends { head, tail }) = self.ends {
             len = len.min(head).min(tail.saturating_sub(self.t + 4 * BATCH));
         }
         if n0 < 4 * len + 4 * BATCH + self.t || len <= 2 * BATCH {
-            return 0;
+            return 2 * BATCH;
         }
         len
     }
@@ -568,9 +569,8 @@ impl Engine {
         };
         let (kernel, splits) = (self.kernel, self.splits.clone());
         let span = self.span;
-        let prefix = self.prefix_len(n0 + batch);
-        let common = 2 * BATCH..prefix.max(2 * BATCH);
-        let (ppos, pval) = (&SIZES[common.clone()], &g[common]);
+        let prefix = self.prefix_end(n0 + batch);
+        let (ppos, pval) = (&SIZES[2 * BATCH..prefix], &g[2 * BATCH..prefix]);
         let mut parts = std::mem::take(&mut self.part_open);
         let mut part_offers = std::mem::take(&mut self.part_offers);
         let (done, ()) = rayon::join(
@@ -604,7 +604,7 @@ impl Engine {
         self.part_open = parts;
         self.part_offers = part_offers;
         (self.batch_words, self.batch_small, self.batch_cut) = (words, 2 * BATCH, n0);
-        self.batch_prefix = prefix.max(2 * BATCH);
+        self.batch_prefix = prefix;
         done
     }
 
@@ -745,7 +745,7 @@ impl Engine {
                     first..=to.min(held),
                     wanted,
                 );
-                if k == 1 && self.batch_prefix > 0 {
+                if k == 1 {
                     found += before - wanted;
                 }
             }
@@ -923,6 +923,8 @@ mod tests {
                     plain.values(),
                     "{code} from a prefix of {start}"
                 );
+                // The last batch was made with a prefix (each code's scans tune one in).
+                assert!(engine.batch_prefix > 2 * BATCH, "{code} from {start}");
             }
         }
     }
