@@ -1065,14 +1065,75 @@ fn bounded_runs_equal_whole_runs_or_stop() {
         &["octal", "stats", "0.6", "--bounded", "--mem-budget", "64K"],
         "held as a head and a tail of",
     );
+}
+
+/// A bounded run's checkpoint (its whole state, rewritten now and then) takes a run killed
+/// three times (SIGKILL, each at a random moment after a state newer than the run's start
+/// is in place) to the output of a run never killed; a checkpoint of other ends, or of a run
+/// that holds every value, is refused in one line.
+fn bounded_runs_resume_after_kills() {
+    use std::os::unix::fs::MetadataExt;
+    let seed = fresh_seed();
+    let mut rng = StdRng::seed_from_u64(seed);
+    let args = [
+        "octal",
+        "stats",
+        "0.6",
+        "--n-max",
+        "8388608",
+        "--bounded",
+        "--mem-budget",
+        "16M",
+    ];
+    let whole = crate::common::run_ok(&args);
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("bounded.ckpt");
+    let run = |more: &[&str]| {
+        let mut command = nimseq();
+        command.args(args).arg("--checkpoint").arg(&file).args(more);
+        command
+    };
+    let state = || std::fs::metadata(&file).map_or(0, |m| m.ino());
+    for i in 0..3 {
+        let before = state();
+        let mut child = run(if i == 0 { &[] } else { &["--resume"] })
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        let start = std::time::Instant::now();
+        // A new state is a new file renamed into place: another inode.
+        while state() == before || state() == 0 {
+            assert!(
+                start.elapsed().as_secs() < 60,
+                "no state saved (seed {seed})"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+        std::thread::sleep(std::time::Duration::from_millis(rng.random_range(0..300)));
+        child.kill().unwrap();
+        assert!(!child.wait().unwrap().success(), "finished before kill {i}");
+    }
+    let other_ends = ["--checkpoint", file.to_str().unwrap(), "--resume"];
     refused(
-        &["octal", "stats", "0.6", "--bounded", "--checkpoint", "x.ck"],
-        "cannot be used with",
+        &[&args[..7], &["32M"], &other_ends].concat(),
+        "--bounded holding G(0..699050) and the last 699050 values (sized by --mem-budget and \
+         --n-max) there, holding G(0..1398101)",
     );
+    refused(&[&args[..5], &other_ends].concat(), "there, unset here");
+    let o = run(&["--resume"]).output().unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(
+        String::from_utf8_lossy(&o.stdout),
+        whole,
+        "killed three times (seed {seed})"
+    );
+    assert!(!file.exists(), "the checkpoint stays after the run");
 }
 
 trials!(
     bounded_runs_equal_whole_runs_or_stop,
+    bounded_runs_resume_after_kills,
     octal_runs_resume_after_kills,
     memory_is_estimated_from_the_run,
     gpu_rows_equal_cpu_rows,

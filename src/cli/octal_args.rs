@@ -103,8 +103,9 @@ pub struct OctalStatsArgs {
     /// Hold only a head G(0..h) and a tail of the last h values, h a quarter of
     /// --mem-budget each, to run past the machine's memory: for codes whose rare sizes stop
     /// coming (splits read values near 0 and near n). Exact: stops with an error where a
-    /// value needs one not held. Codes whose moves leave at most two heaps.
-    #[arg(long, conflicts_with = "checkpoint")]
+    /// value needs one not held. Codes whose moves leave at most two heaps. With
+    /// --checkpoint it saves its whole state now and then (the file is rewritten in place).
+    #[arg(long)]
     pub bounded: bool,
     #[command(flatten)]
     pub checkpoint: CheckpointArgs,

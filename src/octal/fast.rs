@@ -32,6 +32,8 @@
 //! The mask is chosen again each time the length grows by a quarter, from the values'
 //! frequencies (the one that makes the fewest sizes rare), and the rare list rebuilt.
 
+use std::borrow::Cow;
+
 use rayon::prelude::*;
 
 use super::code::OctalCode;
@@ -236,6 +238,39 @@ pub struct TooLarge {
     pub n: usize,
 }
 
+/// A bounded engine between two steps ([`Engine::bounded_state`]): the values it holds, and
+/// what it made of those it handed back (the rare lists, the split, the prefix's tuning).
+/// The lists borrow the engine's when it is saved (no copy of the ends beside them).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BoundedState<'a> {
+    /// `G(0..h)`, `h` the head or every value computed if fewer.
+    pub head: Cow<'a, [u32]>,
+    /// The first size of `tail`: at least the head's end.
+    pub from: usize,
+    /// `G(from..len)`: every value held past the head.
+    pub tail: Cow<'a, [u32]>,
+    /// Past the head, sizes below this are handed back (0: none yet).
+    pub dropped_to: usize,
+    /// Whether the values so far fit 16 bits (the engine keeps a 16-bit copy while they do).
+    pub narrow: bool,
+    pub split: Split,
+    pub mask: u32,
+    pub rare_pos: Cow<'a, [u32]>,
+    pub rare_val: Cow<'a, [u32]>,
+    pub max: u32,
+    pub span: u32,
+    pub next_split: usize,
+    /// [`Prefix`]: its length and its tally since it was last tuned.
+    pub prefix: [usize; 3],
+}
+
+impl BoundedState<'_> {
+    /// The values computed.
+    pub fn computed(&self) -> usize {
+        self.from + self.tail.len()
+    }
+}
+
 /// What a bounded run holds: the values of sizes below `head`, and the last `tail`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Ends {
@@ -295,6 +330,77 @@ impl Engine {
             ends: Some(ends),
             ..Self::new(code)
         })
+    }
+
+    /// A bounded engine's state between two calls of [`Self::extend`], for its checkpoint
+    /// (`None` for an engine that holds every value).
+    pub fn bounded_state(&self) -> Option<BoundedState<'_>> {
+        let ends = self.ends?;
+        let len = self.g.len();
+        let head = len.min(ends.head);
+        let dropped_to = self.g.tail_from();
+        let from = dropped_to.max(head);
+        Some(BoundedState {
+            head: Cow::Borrowed(&self.g[..head]),
+            from,
+            tail: Cow::Borrowed(&self.g[from..]),
+            dropped_to,
+            narrow: self.narrow.is_some(),
+            split: self.split,
+            mask: self.mask,
+            rare_pos: Cow::Borrowed(&self.rare_pos),
+            rare_val: Cow::Borrowed(&self.rare_val),
+            max: self.max,
+            span: self.span,
+            next_split: self.next_split,
+            prefix: [self.prefix.len, self.prefix.sizes, self.prefix.found],
+        })
+    }
+
+    /// The bounded engine of `code` to `len` values, holding `ends`, that `state` saved:
+    /// what it computes from there is what the run that saved it would have. `None` where
+    /// the system gives no room for the values.
+    pub fn resume_bounded(
+        code: &OctalCode,
+        len: usize,
+        ends: Ends,
+        state: BoundedState,
+    ) -> Option<Self> {
+        let room = len.max(state.computed()) + BATCH;
+        let (head, from, dropped_to) = (ends.head, state.from, state.dropped_to);
+        let held = Held::resumed_ends(room, head, &state.head, from, &state.tail, dropped_to)?;
+        let narrow = if state.narrow {
+            // Every value so far fits 16 bits: the copy is the values'.
+            let to_u16 = |g: &[u32]| g.iter().map(|&v| v as u16).collect::<Vec<_>>();
+            let (first, last) = (to_u16(&state.head), to_u16(&state.tail));
+            Some(Held::resumed_ends(
+                room, head, &first, from, &last, dropped_to,
+            )?)
+        } else {
+            None
+        };
+        let [len, sizes, found] = state.prefix;
+        let mut engine = Engine {
+            g: held,
+            narrow,
+            ends: Some(ends),
+            split: state.split,
+            mask: state.mask,
+            max: state.max,
+            span: state.span,
+            next_split: state.next_split,
+            prefix: Prefix { len, sizes, found },
+            ..Self::new(code)
+        };
+        if let Some(zero) = &mut engine.zero_sums {
+            for (&s, &v) in state.rare_pos.iter().zip(state.rare_val.iter()) {
+                zero.add(s as usize, v);
+            }
+        }
+        (engine.rare_pos, engine.rare_val) =
+            (state.rare_pos.into_owned(), state.rare_val.into_owned());
+        engine.build_classes();
+        Some(engine)
     }
 
     /// The engine with the given kernel (tests compare them).
@@ -902,6 +1008,39 @@ mod tests {
                 assert_eq!(resumed.values(), whole.values(), "{code} cut at {cut}");
                 assert_eq!(resumed.split(), whole.split(), "{code} cut at {cut}");
             }
+        }
+    }
+
+    /// A bounded engine made again from its state (as a resumed checkpoint makes it) goes on
+    /// as the unbroken one: the same values held, rare lists, split and prefix at the end, or
+    /// the same stop, cut at sizes before and after the first values are handed back, on codes
+    /// with a value split, a position split, a `!` and a 4 before the point (0.16 and Kayles
+    /// run through; the others stop, a rare part's partner no longer held).
+    #[test]
+    fn bounded_engines_go_on_from_their_state() {
+        let (n, ends) = (
+            1 << 17,
+            Ends {
+                head: 32_768,
+                tail: 32_768,
+            },
+        );
+        for code in ["0.6", "0.007", "4!.0", "0.16", "4.07", "0.77"] {
+            let code: OctalCode = code.parse().unwrap();
+            // The same calls of `extend` (a batch begins each, which the prefix's tuning
+            // counts), one engine made again from its state after each.
+            let mut whole = Engine::bounded(&code, n, ends).unwrap();
+            let mut cut = Engine::bounded(&code, n, ends).unwrap();
+            for to in [5_001, 20_000, 40_960, 77_777, n] {
+                let (whole_end, cut_end) = (whole.extend(to), cut.extend(to));
+                assert_eq!(cut_end, whole_end, "{code} to {to}");
+                let state = cut.bounded_state().unwrap();
+                cut = Engine::resume_bounded(&code, n, ends, state).unwrap();
+                if cut_end.is_err() {
+                    break;
+                }
+            }
+            assert_eq!(cut.bounded_state(), whole.bounded_state(), "{code}");
         }
     }
 

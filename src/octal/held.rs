@@ -23,6 +23,32 @@ impl<T: Copy> Held<T> {
         Held::All(Vec::new())
     }
 
+    /// A bounded store resumed from a checkpoint: room for `cap` values, of which sizes below
+    /// `head` are never handed back; it holds `first` from size 0 and `last` from size `from`,
+    /// and sizes from the head to `dropped_to` read as handed back (as in the run that saved
+    /// them). `None` where the system refuses the mapping.
+    #[cfg(unix)]
+    pub fn resumed_ends(
+        cap: usize,
+        head: usize,
+        first: &[T],
+        from: usize,
+        last: &[T],
+        dropped_to: usize,
+    ) -> Option<Self> {
+        assert!(
+            first.len() <= from && from + last.len() <= cap,
+            "a checkpoint's ends within the run"
+        );
+        let mut ends = Ends::new(cap, head)?;
+        first.iter().for_each(|&v| ends.push(v));
+        // The sizes between read as 0, as handed-back pages do: the engine reads none of them.
+        ends.len = from;
+        last.iter().for_each(|&v| ends.push(v));
+        ends.dropped_to = dropped_to;
+        Some(Held::Ends(ends))
+    }
+
     /// Room for `more` values past the ones held.
     pub fn reserve(&mut self, more: usize) {
         match self {

@@ -9,6 +9,7 @@
 //! * [`lanes`]: its two inner loops, plain and AVX-512.
 //! * [`quotient`]: the misère quotient of a code's heaps, as a report.
 //! * [`pairs`]: the fast path of codes that split a heap in three (hexadecimal digits past 7).
+//! * [`snapshot`]: a bounded run's checkpoint: its state, rewritten whole now and then.
 //! * [`solver`]: whichever of the two suits a code.
 //! * [`row`]: one code's row of a scan, from whichever solver's values.
 //! * [`scan`]: every code of k digits, one row each, resumable.
@@ -27,6 +28,7 @@ pub mod reference;
 pub mod row;
 pub mod scan;
 pub mod seq;
+pub mod snapshot;
 pub mod solver;
 
 pub use code::OctalCode;

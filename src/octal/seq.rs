@@ -12,6 +12,7 @@ use serde::Serialize;
 
 use super::code::OctalCode;
 use super::fast::{Ends, Engine, EngineError, LEAST_END, Split};
+use super::snapshot::Snapshots;
 use super::solver::Solver;
 use crate::memory::{Budget, OverBudget};
 use crate::output::checkpoint::{Checkpoint, CheckpointError, Saving};
@@ -141,12 +142,24 @@ pub fn checksum(values: &[u32]) -> String {
 
 /// ogsolve's checksum as it runs over the values.
 #[derive(Clone, Copy, Default)]
-struct Fletcher {
+pub(super) struct Fletcher {
     s0: u16,
     s1: u16,
 }
 
 impl Fletcher {
+    /// Both sums in one word, as [`Self::hex`] shows them.
+    pub(super) fn pack(self) -> u32 {
+        (u32::from(self.s1) << 16) | u32::from(self.s0)
+    }
+
+    pub(super) fn unpack(word: u32) -> Self {
+        Fletcher {
+            s0: word as u16,
+            s1: (word >> 16) as u16,
+        }
+    }
+
     fn add(&mut self, g: u32) {
         self.s0 = self.s0.wrapping_add(g as u16);
         self.s1 = self.s1.wrapping_add(self.s0);
@@ -154,24 +167,25 @@ impl Fletcher {
 
     /// With its 0x: eight hex digits that happen to be decimal ones stay text in a CSV reader.
     fn hex(self) -> String {
-        format!("0x{:08x}", (u32::from(self.s1) << 16) | u32::from(self.s0))
+        format!("0x{:08x}", self.pack())
     }
 }
 
 /// What a report counts over every value computed, taken in as they are computed (a bounded
 /// run no longer holds them at the end): how often each value occurs, the first size of the
 /// largest, ogsolve's checksum, and (`stats`) the checksum at each power of two.
-struct Tally {
-    counts: Vec<u64>,
-    max_at: usize,
-    sum: Fletcher,
-    at_powers: bool,
-    checksums: Vec<(usize, String)>,
-    taken: usize,
+pub(super) struct Tally {
+    pub(super) counts: Vec<u64>,
+    pub(super) max_at: usize,
+    pub(super) sum: Fletcher,
+    pub(super) at_powers: bool,
+    pub(super) checksums: Vec<(usize, Fletcher)>,
+    /// Values taken in: sizes `0..taken`.
+    pub(super) taken: usize,
 }
 
 impl Tally {
-    fn new(at_powers: bool) -> Self {
+    pub(super) fn new(at_powers: bool) -> Self {
         Tally {
             counts: Vec::new(),
             max_at: 0,
@@ -183,7 +197,7 @@ impl Tally {
     }
 
     /// Takes in the values of sizes `taken..` of `g`.
-    fn take(&mut self, g: &[u32]) {
+    pub(super) fn take(&mut self, g: &[u32]) {
         for (n, &v) in g.iter().enumerate().skip(self.taken) {
             let v = v as usize;
             if v >= self.counts.len() {
@@ -193,7 +207,7 @@ impl Tally {
             self.counts[v] += 1;
             self.sum.add(v as u32);
             if self.at_powers && n.is_power_of_two() {
-                self.checksums.push((n, self.sum.hex()));
+                self.checksums.push((n, self.sum));
             }
         }
         self.taken = self.taken.max(g.len());
@@ -258,7 +272,8 @@ pub struct Reach<'a> {
     /// values taken back from ([`Solver::adopt`]).
     pub saving: Option<Saving<'a>>,
     /// Hold only a head and a tail of the values, each a quarter of the budget (`stats` of a
-    /// code whose moves leave at most two heaps; not with `saving`).
+    /// code whose moves leave at most two heaps); `saving` then keeps the run's state
+    /// ([`super::snapshot`]).
     pub bounded: bool,
 }
 
@@ -318,6 +333,8 @@ pub(super) struct Run<'a> {
     step: usize,
     room: Room<'a>,
     saved: Option<Checkpoint>,
+    /// A bounded run's checkpoint: its whole state now and then, in place of the values.
+    snapshots: Option<Snapshots>,
     /// A killed run's values, taken in step by step as this run reaches them, so that it
     /// looks, certifies and chooses its splits at the sizes an unbroken run does.
     replay: Vec<u32>,
@@ -337,6 +354,7 @@ impl<'a> Run<'a> {
             step: step(code),
             room,
             saved: None,
+            snapshots: None,
             replay: Vec::new(),
             stop: None,
             bar,
@@ -383,6 +401,13 @@ impl<'a> Run<'a> {
             let n = self.engine.values().len();
             let table = self.engine.table_bytes(self.room.target);
             self.room.check(n, self.engine.rare_count(), table)?;
+            if let (Some(snapshots), Some(tally)) = (&mut self.snapshots, &self.tally)
+                && snapshots.due()
+                && let Solver::Split(engine) = &self.engine
+                && let Some(state) = engine.bounded_state()
+            {
+                snapshots.write(&state, tally)?;
+            }
             self.bar.set_position(n as u64);
         }
         Ok(true)
@@ -459,29 +484,51 @@ pub fn describe(
     };
     room.check(0, 0, 0)?;
     bar.set_length(target as u64);
-    let (saved, replay) = match saving {
-        Some(saving) => {
-            let (file, values) = open_saved(code, saving, &room)?;
-            (Some(file), values)
-        }
-        None => (None, Vec::new()),
-    };
-    let engine = match ends {
-        Some(ends) => Engine::bounded(code, target, ends)
-            .map(Solver::Split)
-            .ok_or_else(|| {
+    let mut tally = Tally::new(!look_for_period);
+    let (mut saved, mut replay, mut snapshots) = (None, Vec::new(), None);
+    let engine = match (ends, saving) {
+        (Some(ends), saving) => {
+            let mut resumed = None;
+            if let Some(saving) = saving {
+                let (file, state) = Snapshots::open(saving, code, ends)?;
+                snapshots = Some(file);
+                resumed = state;
+            }
+            let engine = match resumed {
+                Some((state, _)) if state.computed() > target => {
+                    return Err(OctalError::Bounded(format!(
+                        "the checkpoint's run is past --n-max {target} ({} values computed); \
+                         resume it with --n-max {} or more",
+                        state.computed(),
+                        state.computed()
+                    )));
+                }
+                Some((state, counted)) => {
+                    tally = counted;
+                    Engine::resume_bounded(code, target, ends, state)
+                }
+                None => Engine::bounded(code, target, ends),
+            };
+            Solver::Split(engine.ok_or_else(|| {
                 OctalError::Bounded(format!(
                     "the system gives no address space for {target} values of {code}"
                 ))
-            })?,
-        None => Solver::new(code),
+            })?)
+        }
+        (None, Some(saving)) => {
+            let (file, values) = open_saved(code, saving, &room)?;
+            (saved, replay) = (Some(file), values);
+            Solver::new(code)
+        }
+        (None, None) => Solver::new(code),
     };
     let mut run = Run {
         engine,
         saved,
+        snapshots,
         replay,
         stop,
-        tally: Some(Tally::new(!look_for_period)),
+        tally: Some(tally),
         ..Run::unsaved(code, room, bar)
     };
     let mut certificate = None;
@@ -528,7 +575,7 @@ pub fn describe(
         held: ends.map(|Ends { head, tail }| HeldEnds { head, tail }),
         checksum: tally.sum.hex(),
         checksum_n: g.len().saturating_sub(1),
-        checksums: tally.checksums,
+        checksums: tally.checksums.iter().map(|&(n, s)| (n, s.hex())).collect(),
     })
 }
 

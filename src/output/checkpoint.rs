@@ -178,6 +178,16 @@ impl Checkpoint {
         }
         Ok(())
     }
+
+    /// Syncs what was appended to disk now (a file about to be renamed into place).
+    pub fn sync(self) -> Result<(), CheckpointError> {
+        self.file
+            .sync_data()
+            .map_err(|source| CheckpointError::Write {
+                path: self.path.clone(),
+                source,
+            })
+    }
 }
 
 /// The command that wrote the checkpoint at `path` is done with it: it goes (if it is there).
