@@ -25,7 +25,12 @@ import json
 import os
 import subprocess
 import sys
+import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
+
+# seq() runs on a pool's threads (unsolved): its count of reused reports takes this lock.
+REUSED_LOCK = threading.Lock()
 
 # The published tables: tczajka/octal-games on GitHub (SolvedGames.md and UnsolvedGames.md at
 # commit 30baeb79, TrivialGames.md at 6f2e71f0), which credit the periods to the people
@@ -171,7 +176,8 @@ def seq(args, code, max_len, shown):
     code = code if "." in code else code + ".0"
     kept = os.path.join(args.work, "seq", f"{code}-{max_len}-{shown}.json")
     if os.path.exists(kept):
-        args.reused_seqs += 1
+        with REUSED_LOCK:
+            args.reused_seqs += 1
         with open(kept) as f:
             return json.load(f)
     text = nimseq(args, "octal", "seq", code, "--max-len", str(max_len), "--len", str(shown),
@@ -360,8 +366,12 @@ def unsolved(args, solved_rows):
     open_codes = [r["code"] for r in rows if not r["period"]]
     started = time.time()
     # Each unsettled code's figures and first values, and the listed games'.
-    report = {c: seq(args, plain(c), args.n, CLASS_LEN) for c in open_codes}
-    listed = {c: seq(args, c, args.n, CLASS_LEN) for c in UNSOLVED}
+    # One process a core: `octal seq` of a game with many rare values keeps one core busy.
+    with ThreadPoolExecutor(max_workers=os.cpu_count()) as pool:
+        report = dict(zip(open_codes, pool.map(
+            lambda c: seq(args, plain(c), args.n, CLASS_LEN), open_codes)))
+        listed = dict(zip(UNSOLVED, pool.map(lambda c: seq(args, c, args.n, CLASS_LEN),
+                                             UNSOLVED)))
     long_solved = {code: r for kind, code, r, _ in solved_rows if kind == "solved"}
 
     def class_of(values, games):
