@@ -368,13 +368,14 @@ impl Engine {
     ) -> Option<Self> {
         let room = len.max(state.computed()) + BATCH;
         let (head, from, dropped_to) = (ends.head, state.from, state.dropped_to);
-        let held = Held::resumed_ends(room, head, &state.head, from, &state.tail, dropped_to)?;
+        let (first, last) = (state.head.iter().copied(), state.tail.iter().copied());
+        let held = Held::resumed_ends(room, head, first, from, last, dropped_to)?;
         let narrow = if state.narrow {
             // Every value so far fits 16 bits: the copy is the values'.
-            let to_u16 = |g: &[u32]| g.iter().map(|&v| v as u16).collect::<Vec<_>>();
-            let (first, last) = (to_u16(&state.head), to_u16(&state.tail));
+            let (first, last) = (state.head.iter(), state.tail.iter());
+            let (first, last) = (first.map(|&v| v as u16), last.map(|&v| v as u16));
             Some(Held::resumed_ends(
-                room, head, &first, from, &last, dropped_to,
+                room, head, first, from, last, dropped_to,
             )?)
         } else {
             None

@@ -31,9 +31,9 @@ impl<T: Copy> Held<T> {
     pub fn resumed_ends(
         cap: usize,
         head: usize,
-        first: &[T],
+        first: impl ExactSizeIterator<Item = T>,
         from: usize,
-        last: &[T],
+        last: impl ExactSizeIterator<Item = T>,
         dropped_to: usize,
     ) -> Option<Self> {
         assert!(
@@ -41,10 +41,10 @@ impl<T: Copy> Held<T> {
             "a checkpoint's ends within the run"
         );
         let mut ends = Ends::new(cap, head)?;
-        first.iter().for_each(|&v| ends.push(v));
+        first.for_each(|v| ends.push(v));
         // The sizes between read as 0, as handed-back pages do: the engine reads none of them.
         ends.len = from;
-        last.iter().for_each(|&v| ends.push(v));
+        last.for_each(|v| ends.push(v));
         ends.dropped_to = dropped_to;
         Some(Held::Ends(ends))
     }

@@ -107,7 +107,6 @@ fn part_path(path: &Path) -> PathBuf {
 }
 
 /// Little-endian words, each list after its length.
-#[derive(Default)]
 struct Writer(Vec<u8>);
 
 impl Writer {
@@ -170,7 +169,11 @@ impl Reader<'_> {
 }
 
 fn encode(state: &BoundedState, tally: &Tally) -> Vec<u8> {
-    let mut w = Writer::default();
+    // Room for it all at once: a buffer grown by doubling would hold the ends twice as it
+    // moves, past what the budget leaves.
+    let words = state.head.len() + state.tail.len() + state.rare_pos.len() * 2;
+    let longs = 32 + tally.counts.len() + tally.checksums.len() * 2;
+    let mut w = Writer(Vec::with_capacity(4 * words + 8 * longs));
     w.u32s(&state.head);
     w.usize(state.from);
     w.u32s(&state.tail);

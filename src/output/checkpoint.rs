@@ -161,17 +161,22 @@ impl Checkpoint {
 
     /// Appends the record of a finished step, synced to disk if the last sync is a second old.
     pub fn append(&mut self, step: u64, payload: &[u8]) -> Result<(), CheckpointError> {
-        let mut record = Vec::with_capacity(20 + payload.len());
-        record.extend_from_slice(&step.to_le_bytes());
-        record.extend_from_slice(&(payload.len() as u64).to_le_bytes());
-        record.extend_from_slice(payload);
-        let crc = crc32fast::hash(&record);
-        record.extend_from_slice(&crc.to_le_bytes());
+        let mut head = [0u8; 16];
+        head[..8].copy_from_slice(&step.to_le_bytes());
+        head[8..].copy_from_slice(&(payload.len() as u64).to_le_bytes());
+        let mut hasher = crc32fast::Hasher::new();
+        hasher.update(&head);
+        hasher.update(payload);
+        let crc = hasher.finalize().to_le_bytes();
         let failed = |source| CheckpointError::Write {
             path: self.path.clone(),
             source,
         };
-        self.file.write_all(&record).map_err(failed)?;
+        // In three writes, with no copy of the payload (a bounded run's state is its ends):
+        // a record cut between them fails its CRC on reading, as one cut inside a write does.
+        for part in [&head[..], payload, &crc] {
+            self.file.write_all(part).map_err(failed)?;
+        }
         if self.synced.elapsed() >= SYNC_EVERY {
             self.file.sync_data().map_err(failed)?;
             self.synced = Instant::now();
