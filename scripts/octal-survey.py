@@ -23,6 +23,8 @@ import subprocess
 import sys
 import time
 
+from machine import machine
+
 
 def scan(args, d0):
     """Runs (or resumes) one half; returns its rows' path once the scan is done, else None."""
@@ -130,12 +132,7 @@ def main():
     parser.add_argument("--out", default="results/octal")
     args = parser.parse_args()
     os.makedirs(args.work, exist_ok=True)
-    model = "unknown CPU"
-    if os.path.exists("/proc/cpuinfo"):
-        with open("/proc/cpuinfo") as f:
-            model = next((l.split(":", 1)[1].strip() for l in f if l.startswith("model name")),
-                         model)
-    args.machine = f"{time.strftime('%Y-%m-%d', time.gmtime())}, {os.cpu_count()} cores, {model}"
+    args.machine = f"{time.strftime('%Y-%m-%d', time.gmtime())}, {machine()}"
     paths = {d0: scan(args, d0) for d0 in (0, 4)}
     for path in paths.values():
         shutil.copyfile(path, os.path.join(args.out, os.path.basename(path)))

@@ -29,6 +29,8 @@ import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 
+from machine import machine
+
 # seq() runs on a pool's threads (unsolved): its count of reused reports takes this lock.
 REUSED_LOCK = threading.Lock()
 
@@ -495,12 +497,7 @@ def main():
     args.scans = []
     args.reused_seqs = 0
     args.when = time.strftime("%Y-%m-%d", time.gmtime())
-    model = "unknown CPU"
-    if os.path.exists("/proc/cpuinfo"):
-        with open("/proc/cpuinfo") as f:
-            model = next((l.split(":", 1)[1].strip() for l in f if l.startswith("model name")),
-                         model)
-    args.machine = f"{os.cpu_count()} cores, {model}"
+    args.machine = machine()
     lines, solved_rows = solved(args)
     with open(os.path.join(args.out, "solved.md"), "w") as f:
         f.write("\n".join(lines) + "\n")
