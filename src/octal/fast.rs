@@ -260,7 +260,8 @@ pub struct BoundedState<'a> {
     pub max: u32,
     pub span: u32,
     pub next_split: usize,
-    /// [`Prefix`]: its length and its tally since it was last tuned.
+    /// The prefix of common splits (`Prefix`): its length and its tally since it was last
+    /// tuned.
     pub prefix: [usize; 3],
 }
 
