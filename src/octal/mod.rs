@@ -11,6 +11,7 @@
 //! * [`pairs`]: the fast path of codes that split a heap in three (hexadecimal digits past 7).
 //! * [`snapshot`]: a bounded run's checkpoint: its state, rewritten whole now and then.
 //! * [`solver`]: whichever of the two suits a code.
+//! * [`tally`]: what a run counts over its values as they come (checksums, frequencies).
 //! * [`row`]: one code's row of a scan, from whichever solver's values.
 //! * [`scan`]: every code of k digits, one row each, resumable.
 //! * [`seq`]: one code in full: values, P-positions, the certified period (Guy-Smith window),
@@ -30,5 +31,6 @@ pub mod scan;
 pub mod seq;
 pub mod snapshot;
 pub mod solver;
+pub mod tally;
 
 pub use code::OctalCode;

@@ -16,7 +16,7 @@ use serde_json::json;
 
 use super::code::OctalCode;
 use super::fast::{BoundedState, Ends, Split};
-use super::seq::{Fletcher, Tally};
+use super::tally::{Fletcher, Tally};
 use crate::output::checkpoint::{Checkpoint, CheckpointError, Saving};
 
 /// The least time between two states written; it grows with the time a write takes, so
