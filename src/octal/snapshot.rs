@@ -9,7 +9,7 @@
 //! ([`crate::output::checkpoint`]: header, one record with its CRC) whose header names the
 //! code and the ends, so that it resumes only the run that wrote it.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use serde_json::json;
@@ -18,6 +18,7 @@ use super::code::OctalCode;
 use super::fast::{BoundedState, Ends, Split};
 use super::tally::{Fletcher, Tally};
 use crate::output::checkpoint::{Checkpoint, CheckpointError, Saving};
+use crate::output::resumable::beside;
 
 /// The least time between two states written; it grows with the time a write takes, so
 /// that writing stays below 1/[`WRITE_SHARE`] of the run.
@@ -81,7 +82,7 @@ impl Snapshots {
         tally: &Tally,
     ) -> Result<(), CheckpointError> {
         let started = Instant::now();
-        let part = part_path(&self.path);
+        let part = beside(&self.path, "part");
         crate::output::remove_if_there(&part).map_err(|source| CheckpointError::Io {
             path: part.clone(),
             source,
@@ -97,13 +98,6 @@ impl Snapshots {
         self.last = Instant::now();
         Ok(())
     }
-}
-
-/// `FILE.part` beside `FILE`.
-fn part_path(path: &Path) -> PathBuf {
-    let mut name = path.as_os_str().to_owned();
-    name.push(".part");
-    PathBuf::from(name)
 }
 
 /// Little-endian words, each list after its length.
