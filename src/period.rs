@@ -436,6 +436,37 @@ pub fn observed_arithmetic(values: &[u32]) -> Option<Arithmetic> {
     })
 }
 
+/// The least arithmetic period of `values` and its pre-period, given `proved`: `G(n + p) =
+/// G(n) + s` holds for every `n >= q`, proved beyond the values, and the values reach
+/// `G(q + 2p - 1)`. Exact, not observed: every arithmetic period from some `n` on is a multiple
+/// of the least (`G(n + d) - G(n)` repeats with period `p` from `q`, so `d` is one iff that
+/// difference is constant over `q..q + p`), and every period has the same least pre-period,
+/// found by looking down from `q`. `None` if the values are too short.
+pub fn least_arithmetic(values: &[u32], proved: Arithmetic) -> Option<Arithmetic> {
+    let Arithmetic {
+        period: p,
+        preperiod: q,
+        saltus: s,
+    } = proved;
+    if q + 2 * p > values.len() {
+        return None;
+    }
+    let step = |n: usize, d: usize| i64::from(values[n + d]) - i64::from(values[n]);
+    let constant = |d: usize| (q..q + p).all(|n| step(n, d) == step(q, d));
+    let d = least_matching_divisor(p, constant);
+    let saltus = u32::try_from(step(q, d)).ok()?;
+    debug_assert_eq!(u64::from(saltus) * (p / d) as u64, u64::from(s));
+    let preperiod = (0..q)
+        .rev()
+        .find(|&n| step(n, d) != i64::from(saltus))
+        .map_or(0, |n| n + 1);
+    Some(Arithmetic {
+        period: d,
+        preperiod,
+        saltus,
+    })
+}
+
 /// The least divisor of `p` that `matches`, given that `p` matches and that the matching divisors
 /// are exactly the multiples of one of them (true of periods: they are the multiples of the least
 /// period). Divides out one prime at a time while the quotient still matches.
@@ -704,6 +735,28 @@ mod tests {
                 preperiod: 20
             })
         );
+    }
+
+    /// From a proved multiple and a late start, the least period, its saltus and pre-period.
+    #[test]
+    fn least_arithmetic_period() {
+        // 9, 9, then 0 1 0 1 2 3 2 3 ...: period 4, saltus 2 from n = 2.
+        let mut g = vec![9, 9];
+        g.extend((0..40u32).map(|n| n / 4 * 2 + (n % 2)));
+        let proved = Arithmetic {
+            period: 8,
+            preperiod: 6,
+            saltus: 4,
+        };
+        assert_eq!(
+            least_arithmetic(&g, proved),
+            Some(Arithmetic {
+                period: 4,
+                preperiod: 2,
+                saltus: 2
+            })
+        );
+        assert_eq!(least_arithmetic(&g[..21], proved), None);
     }
 
     #[test]

@@ -362,8 +362,9 @@ fn out_names_and_equal_bounds() {
 }
 
 /// One sequence as CSV rows `n,g` and as an OEIS b-file, the values of the JSON report.
-/// Infinite sets: all but {2,3,7} in JSON, its arithmetic period observed (4, 0, saltus 2)
-/// and not certified; subtract-a-square's P-positions as OEIS A030193 begins, and to 100,000
+/// Infinite sets: all but {2,3,7} in JSON, its arithmetic period (4, 0, saltus 2) proved by
+/// the all-but test, as text too, and its misère period (4, from 4, saltus 2); a set the
+/// values are too short for, observed only; subtract-a-square's P-positions as OEIS A030193 begins, and to 100,000
 /// as Wikipedia describes them.
 fn seq_of_infinite_sets() {
     let json: serde_json::Value = serde_json::from_str(&run_ok(&[
@@ -377,10 +378,56 @@ fn seq_of_infinite_sets() {
         "json",
     ]))
     .unwrap();
-    assert_eq!(json["certified"], false);
+    assert_eq!(json["certified"], true);
     assert_eq!(
-        json["observed"],
+        json["certificate"],
         serde_json::json!({"period": 4, "preperiod": 0, "saltus": 2})
+    );
+    assert_eq!(json["observed"], serde_json::Value::Null);
+    let text = run_ok(&["sub", "seq", "--all-but", "2,3,7", "--len", "4"]);
+    assert!(
+        text.contains("certificate  G(n + 4) = G(n) + 2 from n = 0, proved from G(0..65536) (docs/subtraction.md, Theorem 7.1)"),
+        "{text}"
+    );
+    let misere = run_ok(&[
+        "sub",
+        "seq",
+        "--all-but",
+        "2,3,7",
+        "--play",
+        "misere",
+        "--len",
+        "4",
+    ]);
+    assert!(
+        misere.contains("certificate  G(n + 4) = G(n) + 2 from n = 4, proved from G-(0..65536)"),
+        "{misere}"
+    );
+    // {1,24,27,28}: q = 7742, p = 460; 2^14 values show the period, and prove it only later.
+    let short: serde_json::Value = serde_json::from_str(&run_ok(&[
+        "sub",
+        "seq",
+        "--all-but",
+        "1,24,27,28",
+        "--len",
+        "0",
+        "--max-len",
+        "16384",
+        "--format",
+        "json",
+    ]))
+    .unwrap();
+    assert_eq!(
+        (
+            &short["certified"],
+            &short["certificate"],
+            &short["observed"]
+        ),
+        (
+            &serde_json::json!(false),
+            &serde_json::Value::Null,
+            &serde_json::json!({"period": 460, "preperiod": 7742, "saltus": 154})
+        )
     );
     assert_eq!(
         json["values"],
@@ -407,8 +454,8 @@ fn seq_of_infinite_sets() {
 }
 
 /// `sub all-but-scan`: one row per set of each size (8 + 28 + 56 sets of up to three moves
-/// below 9), each row the period `sub seq --all-but` observes for the set, the counts per size
-/// on stderr, and bad bounds refused with one line.
+/// below 9), each row the period `sub seq --all-but` proves for the set, the counts per size on
+/// stderr, and bad bounds refused with one line.
 fn all_but_scan_rows_and_counts() {
     let args = [
         "sub",
@@ -426,17 +473,18 @@ fn all_but_scan_rows_and_counts() {
     let mut lines = text.lines();
     assert_eq!(
         lines.next(),
-        Some("excluded,size,period,preperiod,saltus,computed")
+        Some("excluded,size,period,preperiod,saltus,certified,computed")
     );
     let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
     assert_eq!(rows.len(), 8 + 28 + 56);
-    assert!(text.contains("\n2;3;7,3,4,0,2,4096\n"), "{text}");
+    assert!(text.contains("\n2;3;7,3,4,0,2,true,4096\n"), "{text}");
     for row in rows.iter().step_by(9) {
         let set = row[0].replace(';', ",");
         let seq = ["sub", "seq", "--all-but", &set, "--len", "0"];
         let json = run_ok(&[&seq[..], &["--max-len", "4096", "--format", "json"]].concat());
         let json: serde_json::Value = serde_json::from_str(&json).unwrap();
-        let seen = &json["observed"];
+        assert_eq!(row[5], json["certified"].to_string(), "{set}");
+        let seen = &json["certificate"];
         let field = |key: &str| seen[key].as_u64().map_or(String::new(), |v| v.to_string());
         assert_eq!(
             row[2..5],
@@ -446,8 +494,8 @@ fn all_but_scan_rows_and_counts() {
     }
     let err = stderr(&o);
     for line in [
-        "size 1: 8 sets, 8 show an arithmetic period, 8 from n = 0",
-        "size 3: 56 sets, 56 show an arithmetic period, 56 from n = 0",
+        "size 1: 8 sets, 8 show an arithmetic period (8 proved), 8 from n = 0",
+        "size 3: 56 sets, 56 show an arithmetic period (56 proved), 56 from n = 0",
     ] {
         assert!(err.contains(line), "{err}");
     }

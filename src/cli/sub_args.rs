@@ -34,9 +34,10 @@ pub enum SubCommand {
     /// paper (Purely Periodic Three-move Subtraction Games).
     Plot(PlotArgs),
     /// Every all-but set X (the moves: all positive integers but X) of sizes 1 to --size-max
-    /// with max(X) <= --x-max: one CSV row each with the arithmetic period G(n + p) = G(n) + s
-    /// its values show (observed, not proved), and per size on stderr how many show one from
-    /// n = 0 and which sets do not.
+    /// with max(X) <= --x-max: one CSV row each with the least arithmetic period of its values,
+    /// G(n + p) = G(n) + s from n = q, proved where they suffice (the certified column), and per
+    /// size on stderr how many show one, how many are proved, how many from n = 0 and which
+    /// sets not.
     AllButScan(AllButScanArgs),
     /// Manabe's theory for a base pair (a,b): Z, D, Lambda, the admissible angle sets and the
     /// predicted zone of every angle rho = c mod (a+b).

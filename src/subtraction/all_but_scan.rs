@@ -1,14 +1,16 @@
 //! `nimseq sub all-but-scan`: every all-but set `X` (the moves are all positive integers but
 //! those of `X`) of each size up to `k` with `max(X) <= m`, one row each with the arithmetic
-//! period `G(n + p) = G(n) + s` from `n = q` its values show, observed over `G(0..len)` and not
-//! proved (docs/subtraction.md, "Infinite sets"), and per size how many show one with `q = 0`
-//! (purely arithmetic-periodic) and which do not.
+//! period `G(n + p) = G(n) + s` from `n = q` of `G(0..len)`: the least, proved by Theorem 7.1
+//! of docs/subtraction.md where the values suffice, else observed and not proved; and per size
+//! how many show one, how many are proved, how many have `q = 0` (purely arithmetic-periodic)
+//! and which do not.
 
 use std::fmt;
 
 use rayon::prelude::*;
 use serde::Serialize;
 
+use super::all_but;
 use super::infinite::{self, InfiniteSet};
 use crate::memory::{Budget, OverBudget};
 use crate::output::{Field, Row};
@@ -23,16 +25,18 @@ pub struct AllButRow {
     /// The moves left out, `x1;x2;...` (a `;` keeps the CSV field whole).
     pub excluded: String,
     pub size: usize,
-    /// The observed arithmetic period; none if the values show none.
+    /// The arithmetic period, proved or observed; none if the values show none.
     pub period: Option<usize>,
     pub preperiod: Option<usize>,
     pub saltus: Option<u32>,
+    /// Whether the period is proved (Theorem 7.1), not only observed.
+    pub certified: bool,
     /// Values computed: `G(0..computed)`.
     pub computed: usize,
 }
 
 impl AllButRow {
-    pub const CSV_HEADER: &'static str = "excluded,size,period,preperiod,saltus,computed";
+    pub const CSV_HEADER: &'static str = "excluded,size,period,preperiod,saltus,certified,computed";
 }
 
 impl Row for AllButRow {
@@ -43,6 +47,7 @@ impl Row for AllButRow {
         out(number(self.period.map(|p| p as u64)));
         out(number(self.preperiod.map(|q| q as u64)));
         out(number(self.saltus.map(u64::from)));
+        out(Field::Bool(self.certified));
         out(Field::Unsigned(self.computed as u64));
     }
 }
@@ -83,13 +88,16 @@ pub fn set_count(k: usize, m: usize) -> u64 {
 pub fn row(excluded: &[usize], len: usize, budget: Budget) -> Result<AllButRow, OverBudget> {
     let g = infinite::values(&InfiniteSet::AllBut(excluded.to_vec()), len, budget)?;
     let seen = observed_arithmetic(&g);
+    let proved = seen.and_then(|a| all_but::prove(excluded, &g, a));
+    let found = proved.or(seen);
     let list: Vec<String> = excluded.iter().map(usize::to_string).collect();
     Ok(AllButRow {
         excluded: list.join(";"),
         size: excluded.len(),
-        period: seen.map(|a| a.period),
-        preperiod: seen.map(|a| a.preperiod),
-        saltus: seen.map(|a| a.saltus),
+        period: found.map(|a| a.period),
+        preperiod: found.map(|a| a.preperiod),
+        saltus: found.map(|a| a.saltus),
+        certified: proved.is_some(),
         computed: len,
     })
 }
@@ -109,13 +117,14 @@ pub fn scan(k: usize, m: usize, len: usize, budget: Budget) -> Result<Vec<AllBut
         .collect()
 }
 
-/// Per size: the sets, those that show an arithmetic period, those with pre-period 0, and the
-/// sets that show one only from a later `n` or none at all.
+/// Per size: the sets, those that show an arithmetic period, those of them proved, those with
+/// pre-period 0, and the sets that show one only from a later `n` or none at all.
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct SizeCount {
     pub size: usize,
     pub sets: usize,
     pub observed: usize,
+    pub proved: usize,
     pub purely: usize,
     pub late: Vec<String>,
     pub none: Vec<String>,
@@ -133,6 +142,7 @@ pub fn counts(rows: &[AllButRow]) -> Vec<SizeCount> {
         }
         let c = by_size.last_mut().expect("pushed");
         c.sets += 1;
+        c.proved += usize::from(r.certified);
         match r.preperiod {
             Some(0) => {
                 c.observed += 1;
@@ -148,14 +158,14 @@ pub fn counts(rows: &[AllButRow]) -> Vec<SizeCount> {
     by_size
 }
 
-/// One line a size: `size 3: 4060 sets, 4060 arithmetic-periodic, 4060 purely`, then the
-/// sets that are not purely so.
+/// One line a size: `size 3: 4060 sets, 4060 show an arithmetic period (4060 proved), 4060
+/// from n = 0`, then the sets that are not purely so.
 impl fmt::Display for SizeCount {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "size {}: {} sets, {} show an arithmetic period, {} from n = 0",
-            self.size, self.sets, self.observed, self.purely
+            "size {}: {} sets, {} show an arithmetic period ({} proved), {} from n = 0",
+            self.size, self.sets, self.observed, self.proved, self.purely
         )?;
         if !self.late.is_empty() {
             write!(f, "; from a later n: {}", self.late.join(" "))?;
@@ -184,10 +194,19 @@ mod tests {
     fn rows_and_counts() {
         let r = row(&[2, 3, 7], 4096, Budget::UNLIMITED).unwrap();
         assert_eq!(
-            (r.excluded.as_str(), r.period, r.preperiod, r.saltus),
-            ("2;3;7", Some(4), Some(0), Some(2))
+            (
+                r.excluded.as_str(),
+                r.period,
+                r.preperiod,
+                r.saltus,
+                r.certified
+            ),
+            ("2;3;7", Some(4), Some(0), Some(2), true)
         );
         let c = counts(&[r]);
-        assert_eq!((c[0].size, c[0].sets, c[0].purely), (3, 1, 1));
+        assert_eq!(
+            (c[0].size, c[0].sets, c[0].proved, c[0].purely),
+            (3, 1, 1, 1)
+        );
     }
 }

@@ -3,13 +3,15 @@
 //! primes. Values grow with the heap here, so no bit-plane engine: an all-but set's value
 //! comes from counts of the values so far (O(|X|) a value), a sparse set's from its moves up
 //! to the heap (O(moves below n) a value). Arithmetic periods, `G(n + p) = G(n) + s` from
-//! `n = q` on, are observed over the values computed, not proved.
+//! `n = q` on, are proved for all-but sets by the finite test of [`all_but`], and observed
+//! over the values computed, not proved, for the others.
 
 use std::fmt;
 use std::str::FromStr;
 
 use serde::Serialize;
 
+use super::all_but;
 use super::misere::MisereError;
 use crate::memory::{Budget, OverBudget};
 use crate::mex::MexSet;
@@ -137,42 +139,9 @@ pub fn memory(len: usize) -> u64 {
 pub fn values(set: &InfiniteSet, len: usize, budget: Budget) -> Result<Vec<u32>, OverBudget> {
     budget.check(memory(len), || format!("{len} values of {set}"))?;
     Ok(match set {
-        InfiniteSet::AllBut(xs) => all_but_values(xs, len),
+        InfiniteSet::AllBut(xs) => all_but::values(xs, len),
         _ => sparse_values(&set.moves_up_to(len).expect("a sparse set"), len),
     })
-}
-
-/// `G(0..len)` of the all-but set of `xs` by counts: the options of `n` are every value
-/// below it but those at `n - x`, so `G(n)` is the least value seen nowhere (`unseen`) or
-/// seen only at excluded positions.
-fn all_but_values(xs: &[usize], len: usize) -> Vec<u32> {
-    let mut g: Vec<u32> = Vec::with_capacity(len);
-    let mut count: Vec<u32> = Vec::new();
-    let mut unseen = 0u32;
-    let mut excluded: Vec<u32> = Vec::with_capacity(xs.len());
-    for n in 0..len {
-        excluded.clear();
-        excluded.extend(xs.iter().take_while(|&&x| x <= n).map(|&x| g[n - x]));
-        excluded.sort_unstable();
-        // Each run of equal excluded values: a candidate if the exclusions are all its sightings.
-        let mut best = unseen;
-        for run in excluded.chunk_by(|a, b| a == b) {
-            let v = run[0];
-            if v < best && count[v as usize] as usize == run.len() {
-                best = v;
-            }
-        }
-        g.push(best);
-        let v = best as usize;
-        if v >= count.len() {
-            count.resize(v + 1, 0);
-        }
-        count[v] += 1;
-        while count.get(unseen as usize).is_some_and(|&c| c > 0) {
-            unseen += 1;
-        }
-    }
-    g
 }
 
 /// `G(0..len)` for the sorted `moves`: the mex of the values a move back.
@@ -194,12 +163,26 @@ pub struct InfiniteReport {
     pub set: String,
     pub values: Vec<u32>,
     pub p_positions: Vec<usize>,
-    /// Never: no theorem here bounds the check (see docs/subtraction.md).
+    /// Whether `certificate` holds: an all-but set's period proved by Theorem 7.1 of
+    /// docs/subtraction.md (no theorem here bounds the check for the other sets).
     pub certified: bool,
-    /// The arithmetic period observed over `G(0..computed)`, not proved (`null` if none).
+    /// The least arithmetic period and its pre-period, proved from `G(0..computed)`.
+    pub certificate: Option<Arithmetic>,
+    /// Where none is proved, the arithmetic period observed over `G(0..computed)` (`null` if
+    /// none).
     pub observed: Option<Arithmetic>,
     pub computed: usize,
     pub max_value: u32,
+}
+
+/// The arithmetic period of `set` the values `g` prove, and else the one they show.
+fn proved_or_seen(set: &InfiniteSet, g: &[u32]) -> (Option<Arithmetic>, Option<Arithmetic>) {
+    let seen = observed_arithmetic(g);
+    let proved = match (set, seen) {
+        (InfiniteSet::AllBut(xs), Some(a)) => all_but::prove(xs, g, a),
+        _ => None,
+    };
+    (proved, if proved.is_some() { None } else { seen })
 }
 
 /// The first `len` values of `set`, and the arithmetic period of the first `max_len`
@@ -213,12 +196,14 @@ pub fn describe(
     let computed = max_len.max(len);
     let g = values(set, computed, budget)?;
     let shown = &g[..len];
+    let (certificate, observed) = proved_or_seen(set, &g);
     Ok(InfiniteReport {
         set: set.to_string(),
         values: shown.to_vec(),
         p_positions: (0..len).filter(|&n| g[n] == 0).collect(),
-        certified: false,
-        observed: observed_arithmetic(&g),
+        certified: certificate.is_some(),
+        certificate,
+        observed,
         computed,
         max_value: g.iter().copied().max().unwrap_or(0),
     })
@@ -232,9 +217,12 @@ pub struct InfiniteMisereReport {
     pub set: String,
     #[serde(flatten)]
     pub heaps: MisereHeaps,
-    /// Never: as for the normal values.
+    /// Whether `certificate` holds: the misère period follows from a proved normal one.
     pub certified: bool,
-    /// The arithmetic period the misère values show over `G-(0..computed)`, not proved.
+    /// The misère values' least arithmetic period and pre-period, proved.
+    pub certificate: Option<Arithmetic>,
+    /// Where none is proved, the arithmetic period the misère values show over
+    /// `G-(0..computed)`, not proved.
     pub observed: Option<Arithmetic>,
     pub computed: usize,
 }
@@ -263,31 +251,58 @@ pub fn describe_misere(
         })
         .collect::<Result<Vec<_>, _>>()?;
     let exchanged: Vec<u32> = g.iter().map(|&v| nim_heap_minus(v)).collect();
+    let certificate = proved_or_seen(set, &g)
+        .0
+        .and_then(|normal| all_but::misere(&exchanged, normal));
     Ok(InfiniteMisereReport {
         set: set.to_string(),
         heaps: MisereHeaps::new(&genera),
-        certified: false,
-        observed: observed_arithmetic(&exchanged),
+        certified: certificate.is_some(),
+        certificate,
+        observed: certificate
+            .is_none()
+            .then(|| observed_arithmetic(&exchanged))
+            .flatten(),
         computed,
     })
+}
+
+/// The line of the arithmetic period: proved (by the theorems `proof` names), observed, or
+/// none seen, over `name(0..computed)`.
+fn write_arithmetic(
+    f: &mut fmt::Formatter<'_>,
+    (name, proof): (&str, &str),
+    certificate: Option<Arithmetic>,
+    observed: Option<Arithmetic>,
+    computed: usize,
+) -> fmt::Result {
+    match (certificate, observed) {
+        (Some(a), _) => write!(
+            f,
+            "certificate  {a}, proved from {name}(0..{computed}) ({proof})"
+        ),
+        (None, Some(a)) => write!(f, "observed     {a} over {name}(0..{computed}), not proved"),
+        (None, None) => write!(
+            f,
+            "observed     no arithmetic period over {name}(0..{computed})"
+        ),
+    }
 }
 
 impl fmt::Display for InfiniteMisereReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(f, "set          {}", self.set)?;
         write!(f, "{}", self.heaps)?;
-        match self.observed {
-            Some(a) => write!(
-                f,
-                "observed     {a} over G-(0..{}), not proved",
-                self.computed
+        write_arithmetic(
+            f,
+            (
+                "G-",
+                "docs/subtraction.md, Theorem 7.1; docs/misere.md, Theorem 6",
             ),
-            None => write!(
-                f,
-                "observed     no arithmetic period over G-(0..{})",
-                self.computed
-            ),
-        }
+            self.certificate,
+            self.observed,
+            self.computed,
+        )
     }
 }
 
@@ -295,18 +310,14 @@ impl fmt::Display for InfiniteReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(f, "set          {}", self.set)?;
         crate::output::write_values(f, &self.values)?;
-        match self.observed {
-            Some(a) => writeln!(
-                f,
-                "observed     {a} over G(0..{}), not proved",
-                self.computed
-            )?,
-            None => writeln!(
-                f,
-                "observed     no arithmetic period over G(0..{})",
-                self.computed
-            )?,
-        }
+        write_arithmetic(
+            f,
+            ("G", "docs/subtraction.md, Theorem 7.1"),
+            self.certificate,
+            self.observed,
+            self.computed,
+        )?;
+        writeln!(f)?;
         write!(
             f,
             "largest      {} in G(0..{})",
@@ -432,7 +443,7 @@ mod tests {
     }
 
     /// OEIS A014586 (subtract-a-square) from its first 101 terms; all-but {2,3,7} is
-    /// arithmetic-periodic with period 4, pre-period 0 and saltus 2 (CGSuite's test game).
+    /// arithmetic-periodic with period 4, pre-period 0 and saltus 2 (CGSuite's test game), proved.
     #[test]
     fn published_values() {
         let a014586 = [
@@ -451,13 +462,20 @@ mod tests {
         )
         .unwrap();
         assert_eq!(
-            report.observed,
-            Some(Arithmetic {
-                period: 4,
-                preperiod: 0,
-                saltus: 2
-            })
+            (report.certified, report.certificate, report.observed),
+            (
+                true,
+                Some(Arithmetic {
+                    period: 4,
+                    preperiod: 0,
+                    saltus: 2
+                }),
+                None
+            )
         );
+        // Subtract-a-square: no theorem, so at most observed.
+        let squares = describe(&InfiniteSet::Squares, 4, 1 << 10, Budget::UNLIMITED).unwrap();
+        assert_eq!((squares.certified, squares.certificate), (false, None));
         assert_eq!(report.values, [0, 1, 0, 1, 2, 3, 2, 3, 4, 5, 4, 5]);
     }
 

@@ -17,6 +17,7 @@
 //! * [`scan`]: the work list of sets, chunked, checkpointed, sharded; [`summary`] its totals.
 //! * [`theory`]: closed forms from Manabe's paper.
 
+pub mod all_but;
 pub mod all_but_scan;
 pub mod fast;
 pub mod gpu;
