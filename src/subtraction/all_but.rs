@@ -212,6 +212,65 @@ mod tests {
         assert!(proved >= 40, "{proved} of 60 proved (seed {seed})");
     }
 
+    /// Theorem 7.1 read off docs/subtraction.md one clause at a time, every count taken by a
+    /// search over the positions: the plain checker the fast test is held to.
+    fn plain_theorem(xs: &[usize], g: &[u32], (p, q, s): (usize, usize, u32)) -> bool {
+        let m = *xs.last().unwrap();
+        let l = g.len();
+        if l < p || l - p < q + m {
+            return false;
+        }
+        let n1 = l - p;
+        let count = |below: usize, v: i64| (0..below).filter(|&i| i64::from(g[i]) == v).count();
+        let s = i64::from(s);
+        let delta = |v: i64| count(q + p, v) as i64 - count(q, v - s) as i64;
+        let clause_1 = (q..n1).all(|n| i64::from(g[n + p]) == i64::from(g[n]) + s);
+        let clause_2 = (0..s).all(|v| count(q + p, v) > 0);
+        let top = g.iter().copied().max().unwrap();
+        let clause_3 = (s..=i64::from(top) + s).all(|v| {
+            let (d, u) = (delta(v), v - s);
+            let a = count(n1, u) as i64 > xs.len() as i64 + (-d).max(0);
+            let early = count(n1 - m, u) as i64;
+            let b = s > 0 && u < s * ((n1 - m - q) / p) as i64 && ((early + d > 0) == (early > 0));
+            d == 0 || a || b
+        });
+        clause_1 && clause_2 && clause_3
+    }
+
+    /// The fast test and the plain checker agree on random sets and prefixes (fresh seed), on
+    /// the period the values show and on a wrong saltus beside it.
+    #[test]
+    fn the_test_equals_the_plain_checker() {
+        let seed = crate::test_seed();
+        let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+        let mut held = 0;
+        for _ in 0..40 {
+            let k = rng.random_range(1..=3);
+            let mut xs: Vec<usize> = rand::seq::index::sample(&mut rng, 10, k)
+                .iter()
+                .map(|i| i + 1)
+                .collect();
+            xs.sort_unstable();
+            let v = g(&xs, rng.random_range(40..400));
+            let Some(seen) = observed_arithmetic(&v) else {
+                continue;
+            };
+            for saltus in [seen.saltus, seen.saltus + 1] {
+                let a = Arithmetic { saltus, ..seen };
+                let fast = theorem_holds(&xs, &v, a);
+                let plain = plain_theorem(&xs, &v, (a.period, a.preperiod, saltus));
+                assert_eq!(
+                    fast,
+                    plain,
+                    "{xs:?}, {} values, {a:?} (seed {seed})",
+                    v.len()
+                );
+                held += usize::from(fast);
+            }
+        }
+        assert!(held >= 10, "{held} held (seed {seed})");
+    }
+
     /// The misère period of {2, 3, 7}: 1 0 1 0 2 3 2 3 ... (CGSuite's misère values) repeats
     /// with saltus 2 only from n = 4, where 0 and 1 stop.
     #[test]
