@@ -1,7 +1,8 @@
 """Subtraction games ``S = {a, b, c, ...}``: ``G(x) = mex{G(x - s) : s in S, s <= x}``.
 
 The Python face of ``nimseq sub``: :func:`values` (``sub seq``'s values), :func:`period`
-(its certified period) and :func:`scan` (``sub scan``).
+(its certified period), :func:`arithmetic` (an infinite set's arithmetic period) and
+:func:`scan` (``sub scan``).
 """
 
 from __future__ import annotations
@@ -22,7 +23,17 @@ from ._table import ScanSummary, ScanTable
 Moves = Union[str, Iterable[int]]
 Bytes = Union[int, str, None]
 
-__all__ = ["Certificate", "MiserePosition", "Position", "period", "scan", "value", "values"]
+__all__ = [
+    "Arithmetic",
+    "Certificate",
+    "MiserePosition",
+    "Position",
+    "arithmetic",
+    "period",
+    "scan",
+    "value",
+    "values",
+]
 
 
 def _moves(moves: Moves) -> str:
@@ -161,6 +172,67 @@ def period(moves: Moves, *, max_len: int = 1 << 26, mem_budget: Bytes = None) ->
     d = _nimseq.sub_period(_moves(moves), operator.index(max_len), mem_budget)
     d["set"] = tuple(d["set"])
     return Certificate(**d)
+
+
+@dataclass(frozen=True)
+class Arithmetic:
+    """The arithmetic period G(n + p) = G(n) + s for n >= q of an infinite subtraction set.
+
+    Attributes:
+        set: the set as the command line writes it ("all-but:2,3,7", "squares").
+        certified: whether the period was proved (all-but sets: docs/subtraction.md, Theorem
+            7.1); if not, ``period``, ``preperiod`` and ``saltus`` are ``None``.
+        period: the least arithmetic period p.
+        preperiod: its least pre-period q.
+        saltus: s, the growth over one period.
+        observed: where none was proved, ``(p, q, s)`` as the values show it, not proved
+            (``None`` if they show none).
+        checked_len: the values computed, G(0..checked_len).
+    """
+
+    set: str
+    certified: bool
+    period: Optional[int]
+    preperiod: Optional[int]
+    saltus: Optional[int]
+    observed: Optional[Tuple[int, int, int]]
+    checked_len: int
+
+
+def arithmetic(
+    moves: Optional[str] = None,
+    *,
+    all_but: Optional[Moves] = None,
+    max_len: int = 1 << 16,
+    mem_budget: Bytes = None,
+) -> Arithmetic:
+    """The arithmetic period of an infinite set within G(0..max_len) (``nimseq sub seq``).
+
+    Args:
+        moves: an infinite set by name: "squares", "primes", "powers:B", "all-but:X".
+        all_but: instead of ``moves``, every positive integer but these (a list or "2,3,7").
+        max_len: the values to compute and look in [default: 2^16].
+        mem_budget: most memory the values may take [default: half the machine's memory].
+
+    Returns:
+        An :class:`Arithmetic`: proved for an all-but set whose values suffice, else observed.
+
+    Raises:
+        ValueError: a set that cannot be read, both or neither of ``moves`` and ``all_but``.
+
+    Example::
+
+        >>> a = nimseq.sub.arithmetic(all_but=[2, 3, 7])
+        >>> (a.certified, a.period, a.preperiod, a.saltus)
+        (True, 4, 0, 2)
+    """
+    if (moves is None) == (all_but is None):
+        raise ValueError("give moves or all_but, one of them")
+    text = moves if all_but is None else "all-but:" + comma_list(all_but, "all_but", "2,3,7")
+    d = _nimseq.sub_arithmetic(text, operator.index(max_len), mem_budget)
+    if d["observed"] is not None:
+        d["observed"] = tuple(d["observed"])
+    return Arithmetic(**d)
 
 
 def scan(

@@ -12,6 +12,7 @@ use super::{Bytes, budget, misere, narrow, position_json, refuse, run};
 use nimseq::backend::{BackendChoice, choose};
 use nimseq::misere::position as misere_position;
 use nimseq::output::scan::{Scan, ScanJob};
+use nimseq::period::Arithmetic;
 use nimseq::position;
 use nimseq::subtraction::infinite::{self, InfiniteSet, SetError};
 use nimseq::subtraction::misere::{self, Genera};
@@ -124,6 +125,35 @@ fn sub_period<'py>(
             }
         }
     }
+    d.set_item("checked_len", report.computed)?;
+    Ok(d)
+}
+
+/// The arithmetic period of an infinite set ("all-but:2,3,7", "squares", ...), as `sub seq`
+/// finds it within `G(0..max_len)`: proved (all-but sets, Theorem 7.1) or observed.
+#[pyfunction]
+#[pyo3(signature = (moves, max_len=1 << 16, mem_budget=None))]
+fn sub_arithmetic<'py>(
+    py: Python<'py>,
+    moves: &str,
+    max_len: usize,
+    mem_budget: Option<Bytes>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let set: InfiniteSet = moves.parse().map_err(|e: SetError| refuse(e.0))?;
+    let budget = budget(mem_budget)?;
+    let report = run(py, |_| Ok(infinite::describe(&set, 0, max_len, budget)?))?;
+    let triple = |a: Option<Arithmetic>| a.map(|a| (a.period, a.preperiod, a.saltus));
+    let d = PyDict::new(py);
+    d.set_item("set", report.set)?;
+    d.set_item("certified", report.certified)?;
+    let (period, preperiod, saltus) = match triple(report.certificate) {
+        Some((p, q, s)) => (Some(p), Some(q), Some(s)),
+        None => (None, None, None),
+    };
+    d.set_item("period", period)?;
+    d.set_item("preperiod", preperiod)?;
+    d.set_item("saltus", saltus)?;
+    d.set_item("observed", triple(report.observed))?;
     d.set_item("checked_len", report.computed)?;
     Ok(d)
 }
@@ -251,6 +281,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(sub_values, m)?)?;
     m.add_function(wrap_pyfunction!(sub_value, m)?)?;
     m.add_function(wrap_pyfunction!(sub_period, m)?)?;
+    m.add_function(wrap_pyfunction!(sub_arithmetic, m)?)?;
     m.add_function(wrap_pyfunction!(sub_scan, m)?)?;
     Ok(())
 }

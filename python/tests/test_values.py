@@ -106,6 +106,28 @@ def test_infinite_sets_equal_the_cli(cli, rng):
         nimseq.sub.values([1, 2], 5, all_but=[3])
 
 
+def test_arithmetic_periods_equal_the_cli(cli, rng):
+    """All-but sets' arithmetic periods proved, as the CLI's JSON has them (a random set too);
+    one the values are too short to prove, observed; subtract-a-square, observed at most."""
+    a = nimseq.sub.arithmetic(all_but=[2, 3, 7])
+    assert (a.certified, a.period, a.preperiod, a.saltus, a.observed) == (True, 4, 0, 2, None)
+    short = nimseq.sub.arithmetic(all_but="1,24,27,28", max_len=16384)
+    assert (short.certified, short.period, short.observed) == (False, None, (460, 7742, 154))
+    assert not nimseq.sub.arithmetic("squares", max_len=1024).certified
+    excluded = sorted(rng.sample(range(1, 20), rng.randint(1, 3)))
+    a = nimseq.sub.arithmetic(all_but=excluded, max_len=8192)
+    want = json.loads(
+        cli("sub", "seq", "--all-but", ",".join(map(str, excluded)), "--len", 0, "--max-len", 8192, "--format", "json")
+    )
+    proved = want["certificate"]
+    assert a.certified == want["certified"], excluded
+    assert (a.period, a.preperiod, a.saltus) == (
+        (proved["period"], proved["preperiod"], proved["saltus"]) if proved else (None, None, None)
+    ), excluded
+    with pytest.raises(ValueError, match="one of them"):
+        nimseq.sub.arithmetic()
+
+
 def test_sub_period_equals_the_cli(cli, rng):
     sets = [[1, 4, 7], [3, 8, 15], [143, 148, 292]]
     sets += [sorted(rng.sample(range(1, 80), 3)) for _ in range(30)]
