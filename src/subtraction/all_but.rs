@@ -156,6 +156,17 @@ mod tests {
         values(excluded, len)
     }
 
+    /// 1 to `k_max` distinct moves from `1..=x_max`, ascending.
+    fn random_set(rng: &mut impl Rng, k_max: usize, x_max: usize) -> Vec<usize> {
+        let k = rng.random_range(1..=k_max);
+        let mut xs: Vec<usize> = rand::seq::index::sample(rng, x_max, k)
+            .iter()
+            .map(|i| i + 1)
+            .collect();
+        xs.sort_unstable();
+        xs
+    }
+
     /// {2, 3, 7} (CGSuite's test game) and the longest pre-period of the survey in
     /// results/subtraction ({2, 19, 27, 29}: p = 469, q = 29,672), proved; a candidate the
     /// values break, or values too short for the test, are not.
@@ -186,13 +197,7 @@ mod tests {
         let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
         let mut proved = 0;
         for _ in 0..60 {
-            let k = rng.random_range(1..=4);
-            let xs: Vec<usize> = rand::seq::index::sample(&mut rng, 16, k)
-                .iter()
-                .map(|i| i + 1)
-                .collect::<std::collections::BTreeSet<_>>()
-                .into_iter()
-                .collect();
+            let xs = random_set(&mut rng, 4, 16);
             let short = g(&xs, 1500);
             let long = g(&xs, 6000);
             let Some(seen) = observed_arithmetic(&short) else {
@@ -245,12 +250,7 @@ mod tests {
         let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
         let mut held = 0;
         for _ in 0..40 {
-            let k = rng.random_range(1..=3);
-            let mut xs: Vec<usize> = rand::seq::index::sample(&mut rng, 10, k)
-                .iter()
-                .map(|i| i + 1)
-                .collect();
-            xs.sort_unstable();
+            let xs = random_set(&mut rng, 3, 10);
             let v = g(&xs, rng.random_range(40..400));
             let Some(seen) = observed_arithmetic(&v) else {
                 continue;
