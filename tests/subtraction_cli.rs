@@ -1015,6 +1015,20 @@ fn bad_input_gets_one_line_and_exit_code_2() {
             &["sub", "seq", "squares", "--len", "100000000000"],
             "over the memory budget",
         ),
+        // The proof of an all-but set's period is counted with its values.
+        (
+            &[
+                "sub",
+                "seq",
+                "--all-but",
+                "2,3,7",
+                "--max-len",
+                "100000000",
+                "--mem-budget",
+                "1G",
+            ],
+            "values of all-but:2,3,7 and their period may need 3.4 GiB",
+        ),
         (
             &["sub", "seq", "1,2", "--lenn", "3"],
             "a similar argument exists: '--len'",

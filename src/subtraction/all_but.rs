@@ -10,6 +10,10 @@
 
 use crate::period::{Arithmetic, least_arithmetic};
 
+/// Bytes a value the proof may take beside the values: three counts (`i64`) for each value of
+/// `G(0..q + p)` and a flag for each value below the saltus, at most one of each per value.
+pub const PROOF_BYTES: u64 = 3 * 8 + 1;
+
 /// `G(0..len)` of the all-but set of `xs` by counts: the options of `n` are every value
 /// below it but those at `n - x`, so `G(n)` is the least value seen nowhere (`unseen`) or
 /// seen only at excluded positions.

@@ -106,8 +106,9 @@ pub fn row(excluded: &[usize], len: usize, budget: Budget) -> Result<AllButRow, 
 pub fn scan(k: usize, m: usize, len: usize, budget: Budget) -> Result<Vec<AllButRow>, OverBudget> {
     // Each core holds one set's values at a time.
     let cores = rayon::current_num_threads() as u64;
-    budget.check(infinite::memory(len).saturating_mul(cores), || {
-        format!("{len} values of an all-but set on each of {cores} cores")
+    let one = infinite::report_memory(&InfiniteSet::AllBut(vec![1]), len);
+    budget.check(one.saturating_mul(cores), || {
+        format!("{len} values of an all-but set and their period on each of {cores} cores")
     })?;
     (1..=k)
         .flat_map(|size| sets(size, m))

@@ -135,6 +135,16 @@ pub fn memory(len: usize) -> u64 {
     (len as u64).saturating_mul(4 + 8)
 }
 
+/// Bytes [`describe`] takes for `len` values of `set`: [`memory`], and for an all-but set the
+/// proof of its period besides ([`all_but::PROOF_BYTES`] a value).
+pub fn report_memory(set: &InfiniteSet, len: usize) -> u64 {
+    let proof = match set {
+        InfiniteSet::AllBut(_) => all_but::PROOF_BYTES,
+        _ => 0,
+    };
+    memory(len).saturating_add((len as u64).saturating_mul(proof))
+}
+
 /// `G(0..len)`, refused first if that may not fit `budget`.
 pub fn values(set: &InfiniteSet, len: usize, budget: Budget) -> Result<Vec<u32>, OverBudget> {
     budget.check(memory(len), || format!("{len} values of {set}"))?;
@@ -194,6 +204,9 @@ pub fn describe(
     budget: Budget,
 ) -> Result<InfiniteReport, OverBudget> {
     let computed = max_len.max(len);
+    budget.check(report_memory(set, computed), || {
+        format!("{computed} values of {set} and their period")
+    })?;
     let g = values(set, computed, budget)?;
     let shown = &g[..len];
     let (certificate, observed) = proved_or_seen(set, &g);
@@ -235,9 +248,10 @@ pub fn describe_misere(
     budget: Budget,
 ) -> Result<InfiniteMisereReport, MisereError> {
     let computed = max_len.max(len);
-    budget.check(memory(computed).saturating_mul(2), || {
-        format!("{computed} misère values of {set}")
-    })?;
+    budget.check(
+        report_memory(set, computed).saturating_add(memory(computed)),
+        || format!("{computed} misère values of {set} and their period"),
+    )?;
     let g = values(set, computed, budget)?;
     let genera = g[..len]
         .iter()
