@@ -205,6 +205,7 @@ def arithmetic(
     all_but: Optional[Moves] = None,
     max_len: int = 1 << 16,
     mem_budget: Bytes = None,
+    play: str = "normal",
 ) -> Arithmetic:
     """The arithmetic period of an infinite set within G(0..max_len) (``nimseq sub seq``).
 
@@ -213,6 +214,8 @@ def arithmetic(
         all_but: instead of ``moves``, every positive integer but these (a list or "2,3,7").
         max_len: the values to compute and look in [default: 2^16].
         mem_budget: most memory the values may take [default: half the machine's memory].
+        play: "normal", or "misere" for the period of the misère values (``--play misere``),
+            proved from the normal one for an all-but set.
 
     Returns:
         An :class:`Arithmetic`: proved for an all-but set whose values suffice, else observed.
@@ -229,7 +232,7 @@ def arithmetic(
     if (moves is None) == (all_but is None):
         raise ValueError("give moves or all_but, one of them")
     text = moves if all_but is None else "all-but:" + comma_list(all_but, "all_but", "2,3,7")
-    d = _nimseq.sub_arithmetic(text, operator.index(max_len), mem_budget)
+    d = _nimseq.sub_arithmetic(text, operator.index(max_len), mem_budget, play)
     if d["observed"] is not None:
         d["observed"] = tuple(d["observed"])
     return Arithmetic(**d)

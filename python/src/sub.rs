@@ -130,31 +130,41 @@ fn sub_period<'py>(
 }
 
 /// The arithmetic period of an infinite set ("all-but:2,3,7", "squares", ...), as `sub seq`
-/// finds it within `G(0..max_len)`: proved (all-but sets, Theorem 7.1) or observed.
+/// finds it within `G(0..max_len)`: proved (all-but sets, Theorem 7.1) or observed; of the
+/// misère values under `play="misere"`.
 #[pyfunction]
-#[pyo3(signature = (moves, max_len=1 << 16, mem_budget=None))]
+#[pyo3(signature = (moves, max_len=1 << 16, mem_budget=None, play="normal"))]
 fn sub_arithmetic<'py>(
     py: Python<'py>,
     moves: &str,
     max_len: usize,
     mem_budget: Option<Bytes>,
+    play: &str,
 ) -> PyResult<Bound<'py, PyDict>> {
     let set: InfiniteSet = moves.parse().map_err(|e: SetError| refuse(e.0))?;
     let budget = budget(mem_budget)?;
-    let report = run(py, |_| Ok(infinite::describe(&set, 0, max_len, budget)?))?;
+    let (certificate, observed, computed) = if misere(play)? {
+        let r = run(py, |_| {
+            Ok(infinite::describe_misere(&set, 0, max_len, budget)?)
+        })?;
+        (r.certificate, r.observed, r.computed)
+    } else {
+        let r = run(py, |_| Ok(infinite::describe(&set, 0, max_len, budget)?))?;
+        (r.certificate, r.observed, r.computed)
+    };
     let triple = |a: Option<Arithmetic>| a.map(|a| (a.period, a.preperiod, a.saltus));
     let d = PyDict::new(py);
-    d.set_item("set", report.set)?;
-    d.set_item("certified", report.certified)?;
-    let (period, preperiod, saltus) = match triple(report.certificate) {
+    d.set_item("set", set.to_string())?;
+    d.set_item("certified", certificate.is_some())?;
+    let (period, preperiod, saltus) = match triple(certificate) {
         Some((p, q, s)) => (Some(p), Some(q), Some(s)),
         None => (None, None, None),
     };
     d.set_item("period", period)?;
     d.set_item("preperiod", preperiod)?;
     d.set_item("saltus", saltus)?;
-    d.set_item("observed", triple(report.observed))?;
-    d.set_item("checked_len", report.computed)?;
+    d.set_item("observed", triple(observed))?;
+    d.set_item("checked_len", computed)?;
     Ok(d)
 }
 

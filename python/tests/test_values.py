@@ -111,6 +111,8 @@ def test_arithmetic_periods_equal_the_cli(cli, rng):
     one the values are too short to prove, observed; subtract-a-square, observed at most."""
     a = nimseq.sub.arithmetic(all_but=[2, 3, 7])
     assert (a.certified, a.period, a.preperiod, a.saltus, a.observed) == (True, 4, 0, 2, None)
+    m = nimseq.sub.arithmetic(all_but=[2, 3, 7], play="misere")
+    assert (m.certified, m.period, m.preperiod, m.saltus) == (True, 4, 4, 2)
     short = nimseq.sub.arithmetic(all_but="1,24,27,28", max_len=16384)
     assert (short.certified, short.period, short.observed) == (False, None, (460, 7742, 154))
     assert not nimseq.sub.arithmetic("squares", max_len=1024).certified
