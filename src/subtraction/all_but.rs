@@ -8,7 +8,7 @@
 //! both counts shift with the period, up to a fixed difference per value (`δ` below); the test
 //! checks that this difference can change no option from `L` on.
 
-use crate::period::{Arithmetic, least_arithmetic};
+use crate::period::{Arithmetic, least_arithmetic, observed_arithmetic};
 
 /// Bytes a value the proof may take beside the values: three counts (`i64`) for each value of
 /// `G(0..q + p)` and a flag for each value below the saltus, at most one of each per value.
@@ -53,6 +53,16 @@ pub fn prove(excluded: &[usize], values: &[u32], seen: Arithmetic) -> Option<Ari
     theorem_holds(excluded, values, seen)
         .then(|| least_arithmetic(values, seen))
         .flatten()
+}
+
+/// The arithmetic period `values` show (observed), and that period in its least form if they
+/// prove it: `(proved, observed)`, `observed` only where nothing is proved.
+pub fn period(excluded: &[usize], values: &[u32]) -> (Option<Arithmetic>, Option<Arithmetic>) {
+    let seen = observed_arithmetic(values);
+    match seen.and_then(|a| prove(excluded, values, a)) {
+        Some(proved) => (Some(proved), None),
+        None => (None, seen),
+    }
 }
 
 /// The misère values' arithmetic period, given `exchanged` (the misère values: the normal ones
@@ -153,7 +163,6 @@ fn theorem_holds(excluded: &[usize], values: &[u32], seen: Arithmetic) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::period::observed_arithmetic;
     use rand::{Rng, SeedableRng};
 
     fn g(excluded: &[usize], len: usize) -> Vec<u32> {

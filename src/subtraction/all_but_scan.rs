@@ -14,7 +14,6 @@ use super::all_but;
 use super::infinite::{self, InfiniteSet};
 use crate::memory::{Budget, OverBudget};
 use crate::output::{Field, Row};
-use crate::period::observed_arithmetic;
 
 /// Most sets a scan may cover (`C(m, 1) + ... + C(m, k)`): its rows are held until written.
 pub const MAX_SETS: u64 = 1 << 24;
@@ -87,8 +86,7 @@ pub fn set_count(k: usize, m: usize) -> u64 {
 /// The row of the all-but set of `excluded`, from `G(0..len)`.
 pub fn row(excluded: &[usize], len: usize, budget: Budget) -> Result<AllButRow, OverBudget> {
     let g = infinite::values(&InfiniteSet::AllBut(excluded.to_vec()), len, budget)?;
-    let seen = observed_arithmetic(&g);
-    let proved = seen.and_then(|a| all_but::prove(excluded, &g, a));
+    let (proved, seen) = all_but::period(excluded, &g);
     let found = proved.or(seen);
     let list: Vec<String> = excluded.iter().map(usize::to_string).collect();
     Ok(AllButRow {

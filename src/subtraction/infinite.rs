@@ -185,14 +185,13 @@ pub struct InfiniteReport {
     pub max_value: u32,
 }
 
-/// The arithmetic period of `set` the values `g` prove, and else the one they show.
+/// The arithmetic period of `set` the values `g` prove (all-but sets), and else the one they
+/// show: `(proved, observed)`.
 fn proved_or_seen(set: &InfiniteSet, g: &[u32]) -> (Option<Arithmetic>, Option<Arithmetic>) {
-    let seen = observed_arithmetic(g);
-    let proved = match (set, seen) {
-        (InfiniteSet::AllBut(xs), Some(a)) => all_but::prove(xs, g, a),
-        _ => None,
-    };
-    (proved, if proved.is_some() { None } else { seen })
+    match set {
+        InfiniteSet::AllBut(xs) => all_but::period(xs, g),
+        _ => (None, observed_arithmetic(g)),
+    }
 }
 
 /// The first `len` values of `set`, and the arithmetic period of the first `max_len`
@@ -265,9 +264,12 @@ pub fn describe_misere(
         })
         .collect::<Result<Vec<_>, _>>()?;
     let exchanged: Vec<u32> = g.iter().map(|&v| nim_heap_minus(v)).collect();
-    let certificate = proved_or_seen(set, &g)
-        .0
-        .and_then(|normal| all_but::misere(&exchanged, normal));
+    // Only an all-but set's normal period is proved, and only a proved one carries over.
+    let certificate = match set {
+        InfiniteSet::AllBut(xs) => all_but::period(xs, &g).0,
+        _ => None,
+    }
+    .and_then(|normal| all_but::misere(&exchanged, normal));
     Ok(InfiniteMisereReport {
         set: set.to_string(),
         heaps: MisereHeaps::new(&genera),
