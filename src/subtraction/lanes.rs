@@ -497,6 +497,10 @@ where
                         )),
                         // No pair sum proved: every period is searched, as the one-at-a-time
                         // solver would at this length, which takes the set over if that fails.
+                        // Not for triples: through `c <= 500` every non-additive triple's
+                        // period divides a pair sum, so one unproved here has a pre-period
+                        // past the lane's end, and the search (a few percent of a scan) fails.
+                        None if K == 3 => self.one.solve(set, max_len(&set)),
                         None => self
                             .search(l, lanes.start[l], row, c)
                             .ok_or(())
