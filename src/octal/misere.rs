@@ -254,6 +254,40 @@ mod tests {
             .collect()
     }
 
+    /// The quaternary game 0.312 against Plambeck's page on it (plambeck.org, "misère octal
+    /// games", quaternary games, 0.312, solved 4 February 2003): heaps 1 to 6 have normal values
+    /// 1 2 0 2 0 1 and genera 1^03131, 2^20, 0^02, 2^1420, 0^02, 1^13 (each superscript written
+    /// out until it repeats), and the genus sequence is periodic of length two from heap 5.
+    #[test]
+    fn quaternary_312_has_plambecks_genera() {
+        let code: OctalCode = "0.312".parse().unwrap();
+        let r = describe(&code, 14, 1 << 12, Budget::new(1 << 30)).unwrap();
+        let published = [
+            (1, "03131"),
+            (2, "20"),
+            (0, "02"),
+            (2, "1420"),
+            (0, "02"),
+            (1, "13"),
+        ];
+        for (heap, (g, sup)) in (1..).zip(published) {
+            let genus = &r.heaps.genus[heap];
+            let want: Vec<u32> = sup.chars().map(|d| d.to_digit(10).unwrap()).collect();
+            assert_eq!(
+                genus.split('^').next(),
+                Some(g.to_string().as_str()),
+                "{heap}"
+            );
+            assert_eq!(
+                cgsuite_digits(genus, want.len()),
+                want,
+                "heap {heap}: {genus}"
+            );
+        }
+        let c = r.certificate.expect("a certified genus period");
+        assert_eq!((c.period, c.preperiod), (2, 5));
+    }
+
     /// Kayles to heap 300: far past the sums, the outcomes come from the quotient (order 40,
     /// P-portion 9), and where the genera are computed too their P-positions are the same.
     /// The single-heap P-positions are 1, 4, 9, 12 and 20 (Sibert and Conway).
