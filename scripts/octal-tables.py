@@ -176,19 +176,26 @@ def seq(args, code, max_len, shown):
     in --work for the next run. The tables' `4` (a heap split in two, nothing taken) is
     nimseq's `4.0`."""
     code = code if "." in code else code + ".0"
-    kept = os.path.join(args.work, "seq", f"{code}-{max_len}-{shown}.json")
-    if os.path.exists(kept):
+    return json.loads(kept(args, os.path.join("seq", f"{code}-{max_len}-{shown}.json"),
+                           "octal", "seq", code, "--max-len", str(max_len), "--len", str(shown),
+                           "--format", "json"))
+
+
+def kept(args, name, *argv):
+    """The stdout of a nimseq command, kept in --work as `name` for the next run (which
+    counts it among the reports reused)."""
+    path = os.path.join(args.work, name)
+    if os.path.exists(path):
         with REUSED_LOCK:
             args.reused_seqs += 1
-        with open(kept) as f:
-            return json.load(f)
-    text = nimseq(args, "octal", "seq", code, "--max-len", str(max_len), "--len", str(shown),
-                  "--format", "json")
-    os.makedirs(os.path.dirname(kept), exist_ok=True)
-    with open(kept + ".part", "w") as f:
+        with open(path) as f:
+            return f.read()
+    text = nimseq(args, *argv)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path + ".part", "w") as f:
         f.write(text)
-    os.replace(kept + ".part", kept)
-    return json.loads(text)
+    os.replace(path + ".part", path)
+    return text
 
 
 def stats(args, code, n):
@@ -199,8 +206,8 @@ def stats(args, code, n):
 def reference_check(args, code, n):
     """Whether the plain reference (every option listed, written apart from the fast path)
     gives the same G(0..n) as the fast path: `nimseq bench octal --reference` compares them."""
-    text = nimseq(args, "bench", "octal", "--codes", code, "--n-max", str(n), "--reference",
-                  "--no-gpu")
+    text = kept(args, os.path.join("reference", f"{code}-{n}.txt"), "bench", "octal",
+                "--codes", code, "--n-max", str(n), "--reference", "--no-gpu")
     rows = [l.split() for l in text.splitlines() if l.startswith(("reference", "cpu"))]
     same = len(rows) == 2 and all(row[-1] == "same" for row in rows)
     checksum = text.split(":")[-1].strip()
@@ -410,7 +417,9 @@ def unsolved(args, solved_rows):
         "The list names one game of each class of codes with one sequence (GameLookup.md), so",
         f"each code is matched to a listed game by its values: G(n + k) equal to the listed",
         f"game's n-th value for n < {CLASS_LEN} - |k| (k: the index shift; k < 0 where the",
-        "listed game is written from a later size).",
+        "listed game is written from a later size). The scans take every code to",
+        f"G(0..{args.n}); the columns are `octal seq`'s, whose default limit of 20 seconds a",
+        "code stops some earlier: n is where it stopped, and the figures beside it are at n.",
         "",
         "| code | n | largest (first at) | mask | rare | last rare | listed as |",
         "|---|--:|---|---|--:|--:|---|",
