@@ -36,6 +36,7 @@ mod take_break;
 fn main() {
     // SAFETY: the first thing main does, before any thread exists.
     unsafe { nimseq::gpu::quiet_display_layers() };
+    common::spawn_measured_if_asked();
     let args = libtest_mimic::Arguments::from_args();
     let trials = [
         arrows_cli::trials(),

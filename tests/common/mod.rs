@@ -97,30 +97,65 @@ pub struct Measured {
     pub peak_kib: u64,
 }
 
-/// Runs `command` (of [`nimseq`]), measured: the child is reaped with `wait4`, whose resource
-/// usage is the child's own.
-#[expect(
-    clippy::zombie_processes,
-    reason = "reaped by wait4, which std's wait cannot do with the child's rusage"
-)]
-pub fn measured(mut command: std::process::Command) -> Measured {
-    use std::io::Read;
-    use std::os::unix::process::ExitStatusExt;
+/// Set in the environment of this test binary when it runs as the spawner of a measured
+/// command ([`measured`], [`spawn_measured_if_asked`]).
+const SPAWNER_ENV: &str = "NIMSEQ_TEST_SPAWNER";
+
+/// Runs `command` (of [`nimseq`]), measured. The child is started by a fresh run of this test
+/// binary, which reaps it with `wait4` and reports its exit code and `ru_maxrss`: a child
+/// started from this process itself reports this process's own peak instead, as the kernel
+/// counts the memory a spawned child starts from (the GPU tests take this process past 1 GiB,
+/// and every refused command then read as 1 GiB at peak).
+pub fn measured(command: std::process::Command) -> Measured {
+    let mut spawner = std::process::Command::new(std::env::current_exe().expect("the test binary"));
+    spawner
+        .env(SPAWNER_ENV, "1")
+        .arg(command.get_program())
+        .args(command.get_args());
+    for (key, value) in command.get_envs() {
+        match value {
+            Some(value) => spawner.env(key, value),
+            None => spawner.env_remove(key),
+        };
+    }
+    if let Some(dir) = command.get_current_dir() {
+        spawner.current_dir(dir);
+    }
     let start = std::time::Instant::now();
-    let mut child = command
+    let out = spawner
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("the spawner runs");
+    let seconds = start.elapsed().as_secs_f64();
+    let report = String::from_utf8_lossy(&out.stdout);
+    let (code, peak) = report
+        .trim()
+        .split_once(' ')
+        .unwrap_or_else(|| panic!("the spawner's report: {report:?}"));
+    Measured {
+        code: code.parse().ok(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        seconds,
+        peak_kib: peak.parse().expect("a peak in KiB"),
+    }
+}
+
+/// The spawner's side of [`measured`]: run as one, this binary runs the command of its
+/// arguments (stdout dropped, stderr its own), reaps it with `wait4`, prints its exit code
+/// (`-` if a signal ended it) and peak resident set in KiB, and exits.
+pub fn spawn_measured_if_asked() {
+    use std::os::unix::process::ExitStatusExt;
+    if std::env::var_os(SPAWNER_ENV).is_none() {
+        return;
+    }
+    let mut args = std::env::args_os().skip(1);
+    let child = std::process::Command::new(args.next().expect("a program"))
+        .args(args)
+        .env_remove(SPAWNER_ENV)
         .stdin(std::process::Stdio::null())
         .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::piped())
         .spawn()
-        .expect("nimseq starts");
-    let drain = |mut pipe: Box<dyn Read + Send>| {
-        std::thread::spawn(move || {
-            let mut text = Vec::new();
-            pipe.read_to_end(&mut text).expect("the pipe reads");
-            String::from_utf8_lossy(&text).into_owned()
-        })
-    };
-    let err = drain(Box::new(child.stderr.take().expect("piped")));
+        .expect("the measured command starts");
     let mut status = 0;
     // SAFETY: rusage is plain data, filled in by wait4; the pid is our unreaped child.
     let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
@@ -128,13 +163,11 @@ pub fn measured(mut command: std::process::Command) -> Measured {
     // SAFETY: as above; `status` and `usage` outlive the call.
     let reaped = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
     assert_eq!(reaped, pid, "wait4 reaps the child");
-    let status = std::process::ExitStatus::from_raw(status);
-    Measured {
-        code: status.code(),
-        stderr: err.join().expect("stderr drained"),
-        seconds: start.elapsed().as_secs_f64(),
-        peak_kib: usage.ru_maxrss as u64,
-    }
+    let code = std::process::ExitStatus::from_raw(status)
+        .code()
+        .map_or("-".to_string(), |c| c.to_string());
+    println!("{code} {}", usage.ru_maxrss);
+    std::process::exit(0);
 }
 
 /// What clap's whole messages hold (one or both), and nimseq's own one-line errors do not.
