@@ -437,32 +437,18 @@ fn max_time_holds_for_the_longest_code() {
 }
 
 /// Memory: the estimate (6 bytes a value, 24 a rare size) is within 1.5x of the peak
-/// resident memory (sampled as it runs, the last sample a few ms before the end), here 2^22
+/// resident memory ([`crate::common::measured`]), here 2^22
 /// values of 0.1777 (16 rare sizes): 24 MiB estimated, about 30
 /// MiB at peak with the program's own 6; a rare list that outgrows the budget stops the run
 /// with exit code 2, naming it (0.1: every size rare); and 2^30 values of 0.1777, where
 /// Flammenkamp's record period is certified, fit 7G (the old estimate said 18 GiB).
 fn memory_is_estimated_from_the_run() {
-    // The child's own high-water mark (VmHWM), read as it runs: wait4's ru_maxrss would count
-    // the test binary's memory too, which the child inherits up to its exec.
-    let mut child = nimseq()
-        .args(["octal", "stats", "0.1777", "--n-max", "4194304"])
-        .stdout(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    let status = format!("/proc/{}/status", child.id());
-    let mut peak_kib = 0u64;
-    while child.try_wait().unwrap().is_none() {
-        let hwm = std::fs::read_to_string(&status).ok().and_then(|text| {
-            let line = text.lines().find(|l| l.starts_with("VmHWM:"))?;
-            line.split_whitespace().nth(1)?.parse().ok()
-        });
-        peak_kib = peak_kib.max(hwm.unwrap_or(0));
-        std::thread::sleep(std::time::Duration::from_millis(2));
-    }
-    assert!(child.wait().unwrap().success());
+    let mut command = nimseq();
+    command.args(["octal", "stats", "0.1777", "--n-max", "4194304"]);
+    let run = crate::common::measured(command);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
     let estimate = nimseq::octal::seq::memory(1 << 22, 16, 0) as f64;
-    let peak = peak_kib as f64 * 1024.0;
+    let peak = run.peak_kib as f64 * 1024.0;
     assert!(
         (estimate / 1.5..=estimate * 1.5).contains(&peak),
         "estimate {estimate} bytes, peak {peak}"
