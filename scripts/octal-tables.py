@@ -31,7 +31,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 from machine import machine
 
-# seq() runs on a pool's threads (unsolved): its count of reused reports takes this lock.
+# kept() runs on a pool's threads (unsolved): its count of reused reports takes this lock.
 REUSED_LOCK = threading.Lock()
 
 # The published tables: tczajka/octal-games on GitHub (SolvedGames.md and UnsolvedGames.md at
@@ -187,7 +187,7 @@ def kept(args, name, *argv):
     path = os.path.join(args.work, name)
     if os.path.exists(path):
         with REUSED_LOCK:
-            args.reused_seqs += 1
+            args.reused_reports += 1
         with open(path) as f:
             return f.read()
     text = nimseq(args, *argv)
@@ -264,7 +264,7 @@ def solved(args):
         "",
         f"Made by `python3 scripts/octal-tables.py` ({args.when}, {args.machine}): "
         f"`nimseq octal seq CODE --max-len {args.solved_max} --format json` for each game, "
-        f"{wall:.0f} s in all ({args.reused_seqs} reports of an earlier run reused). "
+        f"{wall:.0f} s in all ({args.reused_reports} reports of an earlier run reused). "
         f"Source: {SOURCE}.",
         "",
         "nimseq's columns: the certified pre-period and period (`octal seq`, proved by the",
@@ -371,7 +371,7 @@ def scan_rows(args):
 
 def unsolved(args, solved_rows):
     rows, scan_wall = scan_rows(args)
-    args.reused_seqs = 0
+    args.reused_reports = 0
     open_codes = [r["code"] for r in rows if not r["period"]]
     started = time.time()
     # Each unsettled code's figures and first values, and the listed games'.
@@ -404,7 +404,7 @@ def unsolved(args, solved_rows):
         f"{'rows of an earlier run of these commands' if args.reused else f'{scan_wall:.0f} s'}), then `nimseq octal seq CODE "
         f"--max-len {args.n} --len {CLASS_LEN} --format json` for each code not settled "
         f"({time.time() - started:.0f} s with the listed games, "
-        f"{args.reused_seqs} reports of an earlier run reused). Held against the list of "
+        f"{args.reused_reports} reports of an earlier run reused). Held against the list of "
         f"unsolved games of {SOURCE}.",
         "",
         "The scans' rows (sha256):",
@@ -504,7 +504,7 @@ def main():
                         help="values a solved game may be computed to for its certificate")
     args = parser.parse_args()
     args.scans = []
-    args.reused_seqs = 0
+    args.reused_reports = 0
     args.when = time.strftime("%Y-%m-%d", time.gmtime())
     args.machine = machine()
     lines, solved_rows = solved(args)
