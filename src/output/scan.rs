@@ -461,8 +461,14 @@ impl<'w, W: Scan, T: Tally<W::Item, W::Solved>> ScanJob<'w, W, T> {
         let per_call = plan.items_per_call.div_ceil(cs).max(1);
         let chunks_from = |k: u64| per_call.min(end - k);
         let mut items = work.items(items_below(self.next));
-        let mut take =
-            |chunks: u64| -> Vec<W::Item> { items.by_ref().take((chunks * cs) as usize).collect() };
+        // The items of the call from chunk `k`, in a list sized up front: the items' iterator
+        // does not know its length, and a list grown by doubling copies megabytes each call.
+        let mut take = |k: u64| -> Vec<W::Item> {
+            let n = (items_below(k + chunks_from(k)) - items_below(k)) as usize;
+            let mut list = Vec::with_capacity(n);
+            list.extend(items.by_ref().take(n));
+            list
+        };
         // A call is solved on another thread while the one before is written and checkpointed
         // and the next listed; a backend that gains from it has more calls in flight (the GPU
         // runs one call's passes while the CPU finishes another's leftovers).
@@ -470,18 +476,14 @@ impl<'w, W: Scan, T: Tally<W::Item, W::Solved>> ScanJob<'w, W, T> {
             let mut in_flight = VecDeque::new();
             let mut solved = None;
             let mut k = self.next;
-            let mut listed = if k < end {
-                take(chunks_from(k))
-            } else {
-                Vec::new()
-            };
+            let mut listed = if k < end { take(k) } else { Vec::new() };
             loop {
                 while in_flight.len() < plan.calls_in_flight.max(1) && k < end && !self.stopped() {
                     let call = std::mem::take(&mut listed);
                     in_flight.push_back((k, scope.spawn(|| solve(call))));
                     k += chunks_from(k);
                     if k < end {
-                        listed = take(chunks_from(k));
+                        listed = take(k);
                     }
                 }
                 if let Some((first_chunk, done)) = solved.take() {

@@ -236,16 +236,6 @@ impl<const P: usize, M: LaneMath, const K: usize> RowMath<P> for Rows<M, K> {
     }
 }
 
-/// Where a row's value is nonzero, lane by lane.
-#[inline(always)]
-fn any<M: LaneMath, const P: usize>(m: M, u: [M::W; P]) -> M::W {
-    let mut a = u[0];
-    for &plane in &u[1..] {
-        a = m.or(a, plane);
-    }
-    a
-}
-
 /// Where two rows differ, lane by lane.
 #[inline(always)]
 fn differ<M: LaneMath, const P: usize>(m: M, u: [M::W; P], v: [M::W; P]) -> M::W {
@@ -353,8 +343,6 @@ struct Lanes<M: LaneMath, const K: usize, const PAIRS: usize> {
     /// 0), plus `c`: where `p` is proved unless a new difference shows. Where
     /// [`LaneMath::mark`] cannot count bits, the end of the difference's word stands for it.
     deadline: [M::W; PAIRS],
-    /// The same for the outcomes (whether the value is 0), without `c`.
-    outcome_clean: [M::W; PAIRS],
 }
 
 /// The lanes of `mask`, lowest first: one step a lane, not a test of every lane (a stop goes
@@ -456,7 +444,6 @@ where
             sum_bit: [m.count(&none); PAIRS],
             sum_far: [m.mask(&none); PAIRS],
             deadline: [m.splat(EMPTY); PAIRS],
-            outcome_clean: [m.zero(); PAIRS],
         };
         let mut queue = batch.iter();
         let settle_together = SETTLE_TOGETHER.max(SETTLE_TOGETHER * M::LANES as u32 / 8);
@@ -476,10 +463,8 @@ where
             if settled != 0 {
                 // (Loops, not closures: see `Offers::add`.)
                 let mut deadline = [[0; MAX_LANES]; PAIRS];
-                let mut outcome_clean = [[0; MAX_LANES]; PAIRS];
-                for j in 0..PAIRS {
-                    deadline[j] = m.to_lanes(lanes.deadline[j]);
-                    outcome_clean[j] = m.to_lanes(lanes.outcome_clean[j]);
+                for (each, &w) in deadline.iter_mut().zip(&lanes.deadline) {
+                    *each = m.to_lanes(w);
                 }
                 for l in lanes_of(settled) {
                     let (i, set) = lanes.set[l].take().expect("a settled lane has a set");
@@ -493,7 +478,6 @@ where
                             c,
                             lanes.sum[l][j],
                             deadline[j][l] as usize - c - from,
-                            outcome_clean[j][l] as usize - from,
                         )),
                         // No pair sum proved: every period is searched, as the one-at-a-time
                         // solver would at this length, which takes the set over if that fails.
@@ -548,11 +532,10 @@ where
                 passes,
             };
             let (sum_bit, sum_far) = (lanes.sum_bit, lanes.sum_far);
-            let (mut deadline, mut outcome_clean) = (lanes.deadline, lanes.outcome_clean);
+            let mut deadline = lanes.deadline;
             let step = m.splat(64);
-            // One past each lane's newest position, and that plus its `c`.
-            let mut end_at = m.splat(64 * row as u64);
-            let mut end_c = m.add(lanes.c, end_at);
+            // One past each lane's newest position plus its `c`.
+            let mut end_c = m.add(lanes.c, m.splat(64 * row as u64));
             let mut prev = self.rows[row - 1];
             let mut first_proved = None;
             loop {
@@ -573,17 +556,13 @@ where
                 // `dist[K - 1]` rows below its start; `row + 1 <= end` exists.
                 let cur = unsafe { moves.push_word::<NEAR>(r, &mut self.rows, row, prev, start) };
                 prev = cur;
-                end_at = m.add(end_at, step);
                 end_c = m.add(end_c, step);
-                let nonzero = any(m, cur);
                 let len = 64 * (row + 1) as u64;
                 let mut done = 0;
                 for j in 0..PAIRS {
                     // SAFETY: as above.
                     let was = unsafe { self.sum_window(row, base[j], sum_far[j], sum_bit[j]) };
                     deadline[j] = m.mark(differ(m, cur, was), end_c, deadline[j]);
-                    let outcome_differ = m.xor(nonzero, any(m, was));
-                    outcome_clean[j] = m.mark(outcome_differ, end_at, outcome_clean[j]);
                     done |= m.at_most(deadline[j], len);
                 }
                 row += 1;
@@ -601,7 +580,7 @@ where
                     break;
                 }
             }
-            (lanes.deadline, lanes.outcome_clean) = (deadline, outcome_clean);
+            lanes.deadline = deadline;
         }
     }
 
@@ -665,7 +644,6 @@ where
             lanes.sum_bit[j] = m.set_count(lanes.sum_bit[j], l, (64 * rows - p) as u64);
             lanes.sum_far[j] = m.set_flag(lanes.sum_far[j], l, rows > base[j]);
             lanes.deadline[j] = m.set_lane(lanes.deadline[j], l, (64 * row + p + c) as u64);
-            lanes.outcome_clean[j] = m.set_lane(lanes.outcome_clean[j], l, (64 * row + p) as u64);
         }
         // Positions below 0 hold NONE, as far back as the largest move reads.
         let lanes_used = M::LANES;
@@ -696,9 +674,8 @@ where
         }
         // Every lane moves back: an empty lane's EMPTY stays far out of reach.
         let back_by = m.splat((64 * from as u64).wrapping_neg());
-        for (deadline, outcome) in lanes.deadline.iter_mut().zip(&mut lanes.outcome_clean) {
+        for deadline in &mut lanes.deadline {
             *deadline = m.add(*deadline, back_by);
-            *outcome = m.add(*outcome, back_by);
         }
         row - from
     }
@@ -729,11 +706,11 @@ where
     }
 
     /// The solution of lane `l`'s set, whose words are rows `start..row`, with the pair sum `p`
-    /// proved: its values and outcomes repeat `p` earlier from `clean` and `outcome_clean` on
-    /// (positions from the set's 0; exact, or the end of a word where [`LaneMath::mark`] cannot
-    /// count bits), so the pre-periods are at most those less `p` (exactly, where exact: the
-    /// pre-period does not depend on which period measures it).
-    #[allow(clippy::too_many_arguments)]
+    /// proved: its values repeat `p` earlier from `clean` on (a position from the set's 0;
+    /// exact, or the end of a word where [`LaneMath::mark`] cannot count bits), so the
+    /// pre-period is at most that less `p` (exactly, where exact: the pre-period does not depend
+    /// on which period measures it). The outcomes' pre-period is searched down from the values'
+    /// (it is at most that, and mostly within a word of it: not worth following in the words).
     fn finish(
         &self,
         l: usize,
@@ -742,7 +719,6 @@ where
         c: usize,
         p: usize,
         clean: usize,
-        outcome_clean: usize,
     ) -> Solution {
         let values = self.values(l, start, row);
         // The proof the lanes stand on, checked again where the tests run.
@@ -762,13 +738,12 @@ where
             _ => least_period(&outcomes, c, period),
         };
         let preperiod = preperiod(&values, period, clean.max(p) - p);
-        let outcome_bound = preperiod.min(outcome_clean.max(p) - p);
         Solution::with_outcome_period(
             Period { period, preperiod },
             outcome_period,
             &outcomes,
             values.known_len(),
-            outcome_bound,
+            preperiod,
         )
     }
 }
