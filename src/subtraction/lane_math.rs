@@ -17,6 +17,8 @@ pub type PerLane = [u64; MAX_LANES];
 pub trait LaneMath: Logic + Send {
     /// Sets side by side: the 64-bit lanes of a word.
     const LANES: usize;
+    /// Whether [`Self::mark`] gives the exact position (not the end of the word).
+    const EXACT_MARK: bool;
     /// Per-lane shift counts, prepared once per refill.
     type Count: Copy;
     /// One flag per lane.
@@ -98,6 +100,7 @@ impl Logic for PortableLanes {
 
 impl LaneMath for PortableLanes {
     const LANES: usize = 4;
+    const EXACT_MARK: bool = true;
     /// `(b, 63 - b)` a lane: two shifts for the far side, so that 0 needs no branch.
     type Count = ([u32; 4], [u32; 4]);
     type Mask = Quad;
@@ -239,6 +242,7 @@ impl<M: LaneMath> Logic for Twice<M> {
 
 impl<M: LaneMath> LaneMath for Twice<M> {
     const LANES: usize = 2 * M::LANES;
+    const EXACT_MARK: bool = M::EXACT_MARK;
     type Count = [M::Count; 2];
     type Mask = [M::Mask; 2];
 
@@ -433,6 +437,7 @@ mod x86 {
 
     impl LaneMath for Avx2Lanes {
         const LANES: usize = 4;
+        const EXACT_MARK: bool = false;
         /// `(b, 64 - b)` a lane.
         type Count = (__m256i, __m256i);
         type Mask = __m256i;
@@ -570,6 +575,7 @@ mod x86 {
 
     impl LaneMath for Avx512Lanes {
         const LANES: usize = 8;
+        const EXACT_MARK: bool = true;
         type Count = __m512i;
         type Mask = __mmask8;
 

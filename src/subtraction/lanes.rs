@@ -709,7 +709,7 @@ where
     /// proved: its values repeat `p` earlier from `clean` on (a position from the set's 0;
     /// exact, or the end of a word where [`LaneMath::mark`] cannot count bits), so the
     /// pre-period is at most that less `p` (exactly, where exact: the pre-period does not depend
-    /// on which period measures it). The outcomes' pre-period is searched down from the values'
+    /// on which period measures it, and `clean` is one past the last difference). The outcomes' pre-period is searched down from the values'
     /// (it is at most that, and mostly within a word of it: not worth following in the words).
     fn finish(
         &self,
@@ -737,7 +737,16 @@ where
             Some([true, true]) => p,
             _ => least_period(&outcomes, c, period),
         };
-        let preperiod = preperiod(&values, period, clean.max(p) - p);
+        // An exact mark is the pre-period itself (the last difference `p` apart is where the
+        // run of equal values starts); an upper bound is searched down from.
+        let bound = clean.max(p) - p;
+        let preperiod = match M::EXACT_MARK {
+            true => bound,
+            false => preperiod(&values, period, bound),
+        };
+        if cfg!(test) && M::EXACT_MARK {
+            assert_eq!(preperiod, crate::period::preperiod(&values, period, bound));
+        }
         Solution::with_outcome_period(
             Period { period, preperiod },
             outcome_period,
@@ -1008,12 +1017,21 @@ where
         .par_iter()
         .zip(pieces)
         .map_init(
-            || Worker::<P>::new(kernel, share),
-            |worker, ((shape, ranges), pieces)| {
+            || (Worker::<P>::new(kernel, share), Vec::new()),
+            |(worker, listed), ((shape, ranges), pieces)| {
                 let batch = Batch { sets, ranges };
                 let mut out = Answers::new(batch.len());
                 if kernel != Kernel::One && shape.is_some() {
-                    worker.solve_batch(batch, max_len, &mut out);
+                    // The batch's sets copied together first: read one at a time as lanes
+                    // free up, from ranges all over the call's list, each waited for memory.
+                    listed.clear();
+                    listed.extend(batch.iter().map(|(_, set)| set));
+                    let whole = 0..listed.len();
+                    let together = Batch {
+                        sets: listed,
+                        ranges: std::slice::from_ref(&whole),
+                    };
+                    worker.solve_batch(together, max_len, &mut out);
                 } else {
                     for (place, set) in batch.iter() {
                         out.push(place, worker.one().solve(set, max_len(&set)));
