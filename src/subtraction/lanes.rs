@@ -307,6 +307,11 @@ impl Answers {
         }
     }
 
+    /// Where the solution of the set at `place` goes.
+    fn slot(&mut self, place: u32) -> &mut Solution {
+        &mut self.solved[place as usize]
+    }
+
     fn push(&mut self, place: u32, answer: Result<Solution, NotCertified>) {
         match answer {
             Ok(solution) => self.solved[place as usize] = solution,
@@ -471,14 +476,17 @@ where
                     let c = set.largest() as usize;
                     let from = 64 * lanes.start[l];
                     let answer = match (0..PAIRS).find(|&j| deadline[j][l] <= 64 * row as u64) {
-                        Some(j) => Ok(self.finish(
-                            l,
-                            lanes.start[l],
-                            row,
-                            c,
-                            lanes.sum[l][j],
-                            deadline[j][l] as usize - c - from,
-                        )),
+                        Some(j) => {
+                            self.finish(
+                                l,
+                                [lanes.start[l], row],
+                                c,
+                                lanes.sum[l][j],
+                                deadline[j][l] as usize - c - from,
+                                out.slot(i),
+                            );
+                            continue;
+                        }
                         // No pair sum proved: every period is searched, as the one-at-a-time
                         // solver would at this length, which takes the set over if that fails.
                         // Not for triples: through `c <= 500` every non-additive triple's
@@ -711,15 +719,18 @@ where
     /// pre-period is at most that less `p` (exactly, where exact: the pre-period does not depend
     /// on which period measures it, and `clean` is one past the last difference). The outcomes' pre-period is searched down from the values'
     /// (it is at most that, and mostly within a word of it: not worth following in the words).
+    ///
+    /// The solution is written to `into` field by field: returned, it was copied on by wide
+    /// loads of its fields' narrow stores, each waiting for them.
     fn finish(
         &self,
         l: usize,
-        start: usize,
-        row: usize,
+        [start, row]: [usize; 2],
         c: usize,
         p: usize,
         clean: usize,
-    ) -> Solution {
+        into: &mut Solution,
+    ) {
         let values = self.values(l, start, row);
         // The proof the lanes stand on, checked again where the tests run.
         if cfg!(test) {
@@ -747,13 +758,13 @@ where
         if cfg!(test) && M::EXACT_MARK {
             assert_eq!(preperiod, crate::period::preperiod(&values, period, bound));
         }
-        Solution::with_outcome_period(
+        *into = Solution::with_outcome_period(
             Period { period, preperiod },
             outcome_period,
             &outcomes,
             values.known_len(),
             preperiod,
-        )
+        );
     }
 }
 
