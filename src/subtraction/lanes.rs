@@ -1028,21 +1028,12 @@ where
         .par_iter()
         .zip(pieces)
         .map_init(
-            || (Worker::<P>::new(kernel, share), Vec::new()),
-            |(worker, listed), ((shape, ranges), pieces)| {
+            || Worker::<P>::new(kernel, share),
+            |worker, ((shape, ranges), pieces)| {
                 let batch = Batch { sets, ranges };
                 let mut out = Answers::new(batch.len());
                 if kernel != Kernel::One && shape.is_some() {
-                    // The batch's sets copied together first: read one at a time as lanes
-                    // free up, from ranges all over the call's list, each waited for memory.
-                    listed.clear();
-                    listed.extend(batch.iter().map(|(_, set)| set));
-                    let whole = 0..listed.len();
-                    let together = Batch {
-                        sets: listed,
-                        ranges: std::slice::from_ref(&whole),
-                    };
-                    worker.solve_batch(together, max_len, &mut out);
+                    worker.solve_batch(batch, max_len, &mut out);
                 } else {
                     for (place, set) in batch.iter() {
                         out.push(place, worker.one().solve(set, max_len(&set)));
