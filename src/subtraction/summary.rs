@@ -78,16 +78,17 @@ impl ScanSummary {
         }
         // The first pair sum p equals, in the order of `pairs` (plain loops: this runs once a
         // row on the writer's thread).
-        let mut class = 0;
-        'pairs: for i in 0..k {
-            for j in i + 1..k {
-                if u64::from(moves[i]) + u64::from(moves[j]) == p {
-                    break 'pairs;
-                }
-                class += 1;
-            }
+        // The first pair whose sum is the period, from a bit per pair: a loop that stops at it
+        // mispredicts its exit on most sets (this runs on the scan's one writing thread).
+        let mut sums_equal = 0u32;
+        for (bit, (i, j)) in pairs(k).enumerate() {
+            let equal = u64::from(moves[i]) + u64::from(moves[j]) == p;
+            sums_equal |= u32::from(equal) << bit;
         }
-        match self.period_pair_sums.get_mut(class) {
+        match self
+            .period_pair_sums
+            .get_mut(sums_equal.trailing_zeros() as usize)
+        {
             Some(n) => *n += 1,
             None => self.period_other += 1,
         }
