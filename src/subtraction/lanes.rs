@@ -390,16 +390,6 @@ where
         }
     }
 
-    fn words_mut(&mut self) -> &mut [u64] {
-        // SAFETY: as in `words`.
-        unsafe {
-            std::slice::from_raw_parts_mut(
-                self.rows.as_mut_ptr().cast::<u64>(),
-                self.rows.len() * P * M::LANES,
-            )
-        }
-    }
-
     /// Solves a batch of `K`-move sets of one shape with `NEAR` moves below 64.
     #[inline(always)]
     fn solve_near<const K: usize, const PAIRS: usize, const NEAR: usize>(
@@ -653,12 +643,12 @@ where
             lanes.sum_far[j] = m.set_flag(lanes.sum_far[j], l, rows > base[j]);
             lanes.deadline[j] = m.set_lane(lanes.deadline[j], l, (64 * row + p + c) as u64);
         }
-        // Positions below 0 hold NONE, as far back as the largest move reads.
-        let lanes_used = M::LANES;
-        let words = self.words_mut();
-        for r in row - dist[K - 1]..row {
-            for j in 0..P {
-                words[(r * P + j) * lanes_used + l] = !0;
+        // Positions below 0 hold NONE, as far back as the largest move reads. Whole words
+        // rewritten, not the lane's `u64`: the next words load these rows whole, and a load
+        // wider than a store waits for that store to reach the cache.
+        for r in &mut self.rows[row - dist[K - 1]..row] {
+            for w in r.iter_mut() {
+                *w = m.set_lane(*w, l, !0);
             }
         }
     }
