@@ -706,9 +706,10 @@ where
     /// The solution of lane `l`'s set, whose words are rows `start..row`, with the pair sum `p`
     /// proved: its values repeat `p` earlier from `clean` on (a position from the set's 0;
     /// exact, or the end of a word where [`LaneMath::mark`] cannot count bits), so the
-    /// pre-period is at most that less `p` (exactly, where exact: the pre-period does not depend
-    /// on which period measures it, and `clean` is one past the last difference). The outcomes' pre-period is searched down from the values'
-    /// (it is at most that, and mostly within a word of it: not worth following in the words).
+    /// pre-period is at most that less `p` (exactly, where exact: the pre-period does not
+    /// depend on which period measures it, and `clean` is one past the last difference). The
+    /// outcomes' pre-period is searched down from the values' (it is at most that, and mostly
+    /// within a word of it: not worth following in the words).
     ///
     /// The solution is written to `into` field by field: returned, it was copied on by wide
     /// loads of its fields' narrow stores, each waiting for them.

@@ -76,10 +76,9 @@ impl ScanSummary {
         if self.period_pair_sums.is_empty() {
             self.period_pair_sums = vec![0; pair_count(k)];
         }
-        // The first pair sum p equals, in the order of `pairs` (plain loops: this runs once a
-        // row on the writer's thread).
-        // The first pair whose sum is the period, from a bit per pair: a loop that stops at it
-        // mispredicts its exit on most sets (this runs on the scan's one writing thread).
+        // The first pair, in the order of `pairs`, whose sum is the period, from a bit per
+        // pair: a loop that stops at it mispredicted its exit on most sets (this runs once a
+        // row, on the scan's one writing thread).
         let mut sums_equal = 0u32;
         for (bit, (i, j)) in pairs(k).enumerate() {
             let equal = u64::from(moves[i]) + u64::from(moves[j]) == p;
