@@ -469,7 +469,7 @@ where
                         Some(j) => {
                             self.finish(
                                 l,
-                                [lanes.start[l], row],
+                                lanes.start[l]..row,
                                 c,
                                 lanes.sum[l][j],
                                 deadline[j][l] as usize - c - from,
@@ -703,7 +703,7 @@ where
         ))
     }
 
-    /// The solution of lane `l`'s set, whose words are rows `start..row`, with the pair sum `p`
+    /// The solution of lane `l`'s set, whose words are the rows `rows`, with the pair sum `p`
     /// proved: its values repeat `p` earlier from `clean` on (a position from the set's 0;
     /// exact, or the end of a word where [`LaneMath::mark`] cannot count bits), so the
     /// pre-period is at most that less `p` (exactly, where exact: the pre-period does not
@@ -716,13 +716,13 @@ where
     fn finish(
         &self,
         l: usize,
-        [start, row]: [usize; 2],
+        rows: Range<usize>,
         c: usize,
         p: usize,
         clean: usize,
         into: &mut Solution,
     ) {
-        let values = self.values(l, start, row);
+        let values = self.values(l, rows.start, rows.end);
         // The proof the lanes stand on, checked again where the tests run.
         if cfg!(test) {
             assert!(top_window_matches(&values, c, p), "{p} is not proved");
