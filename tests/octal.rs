@@ -437,11 +437,11 @@ fn max_time_holds_for_the_longest_code() {
 }
 
 /// Memory: the estimate (6 bytes a value, 24 a rare size) is within 1.5x of the peak
-/// resident memory ([`crate::common::measured`]), here 2^22
-/// values of 0.1777 (16 rare sizes): 24 MiB estimated, about 30
-/// MiB at peak with the program's own 6; a rare list that outgrows the budget stops the run
-/// with exit code 2, naming it (0.1: every size rare); and 2^30 values of 0.1777, where
-/// Flammenkamp's record period is certified, fit 7G (the old estimate said 18 GiB).
+/// resident memory ([`crate::common::measured`]), here 2^22 values of 0.1777 (16 rare sizes):
+/// 24 MiB estimated, about 31 MiB at peak with the program's own 6; a rare list that outgrows
+/// the budget stops the run with exit code 2, naming it (0.1: every size rare); and 2^30 values
+/// of 0.1777, where Flammenkamp's record period is certified, fit 7G (the old estimate said 18
+/// GiB).
 fn memory_is_estimated_from_the_run() {
     let mut command = nimseq();
     command.args(["octal", "stats", "0.1777", "--n-max", "4194304"]);
