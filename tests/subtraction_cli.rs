@@ -368,8 +368,9 @@ fn out_names_and_equal_bounds() {
 
 /// One sequence as CSV rows `n,g` and as an OEIS b-file, the values of the JSON report.
 /// Infinite sets: all but {2,3,7} in JSON, its arithmetic period (4, 0, saltus 2) proved by
-/// the all-but test, as text too; a set the values are too short for, observed only; subtract-a-square's P-positions as OEIS A030193 begins, and to 100,000
-/// as Wikipedia describes them.
+/// the all-but test, as text too; a set the values are too short for, observed only;
+/// subtract-a-square's P-positions as OEIS A030193 begins, and to 100,000 as Wikipedia and
+/// Eppstein describe them, and every value to 100,000 through Project Euler 310's answer.
 fn seq_of_infinite_sets() {
     let json: serde_json::Value = serde_json::from_str(&run_ok(&[
         "sub",
@@ -429,9 +430,9 @@ fn seq_of_infinite_sets() {
         "{text}"
     );
     // Wikipedia's "Subtract a square": of the cold positions (value 0) below 40 million, one
-    // alone ends in 6, 11,356; so below 100,000.
+    // alone ends in 6, 11,356; so up to 100,000.
     let rows = run_ok(&[
-        "sub", "seq", "squares", "--len", "100000", "--format", "csv",
+        "sub", "seq", "squares", "--len", "100001", "--format", "csv",
     ]);
     let cold_six: Vec<&str> = rows
         .lines()
@@ -440,7 +441,63 @@ fn seq_of_infinite_sets() {
         .filter(|n| n.ends_with('6'))
         .collect();
     assert_eq!(cold_six, ["11356"]);
-    assert_eq!(rows.lines().count(), 1 + 100_000);
+    assert_eq!(rows.lines().count(), 1 + 100_001);
+    // Every value to 100,000, through the published answer of Project Euler problem 310
+    // ("Nim Square"): the heap triples 0 <= a <= b <= c <= 100,000 of nim-sum 0 number
+    // 2,586,528,661,783 (1,160 to 29, as its statement gives).
+    let values: Vec<u32> = rows
+        .lines()
+        .skip(1)
+        .map(|row| row.split_once(',').unwrap().1.parse().unwrap())
+        .collect();
+    assert_eq!(losing_triples(&values[..30]), 1160);
+    assert_eq!(losing_triples(&values), 2_586_528_661_783);
+    // Eppstein's table ("A better-behaved subtraction game", 2016): the P-positions up to
+    // each of these, that position one of them.
+    let table = [
+        (22, 109),
+        (39, 204),
+        (66, 425),
+        (99, 827),
+        (158, 1625),
+        (255, 3209),
+        (419, 6414),
+        (682, 12812),
+        (1087, 25647),
+        (1752, 51202),
+    ];
+    for (count, at) in table {
+        assert_eq!(values[at], 0, "G({at})");
+        let zeros = values[..=at].iter().filter(|&&v| v == 0).count();
+        assert_eq!(zeros, count, "P-positions up to {at}");
+    }
+}
+
+/// The triples of heaps `a <= b <= c` below `values.len()` whose values' nim-sum is 0, counted
+/// plainly from how often each value occurs (Project Euler 310's count).
+fn losing_triples(values: &[u32]) -> u64 {
+    let mut count = std::collections::BTreeMap::<u32, u64>::new();
+    for &v in values {
+        *count.entry(v).or_default() += 1;
+    }
+    // Multisets of three values `x <= y <= z` with `x ^ y == z`, each with its number of
+    // heap triples: the ways to pick a heap of each value, equal values unordered.
+    let mut total = 0;
+    for (&x, &nx) in &count {
+        for (&y, &ny) in count.range(x..) {
+            let z = x ^ y;
+            let Some(&nz) = count.get(&z).filter(|_| z >= y) else {
+                continue;
+            };
+            total += match (x == y, y == z) {
+                (true, true) => nx * (nx + 1) * (nx + 2) / 6,
+                (true, false) => nx * (nx + 1) / 2 * nz,
+                (false, true) => nx * ny * (ny + 1) / 2,
+                (false, false) => nx * ny * nz,
+            };
+        }
+    }
+    total
 }
 
 /// `sub all-but-scan`: one row per set of each size (8 + 28 + 56 sets of up to three moves
