@@ -23,8 +23,10 @@
 //! a gather), each offer a byte store ([`Offers`]); the few splits the batch cannot see (a
 //! rare part below 16 or from the batch itself) are added size by size. Where the rare list is
 //! long, a batch's offers are made while the batch before it is finished (from rare parts of
-//! 32 or more, whose partners then all lie below that batch), in parts that either thread
-//! takes: the one done first with its share goes on with the parts left. Those parts carry a
+//! 32 or more, whose partners then all lie below that batch), in pieces that either thread
+//! claims, the one that finishes the batch once it is done: each thread marks its pieces
+//! into offers of its own, which stay in its cache (a set that went from one thread to the
+//! other cost its cache lines each batch), and the two are merged. The pieces carry a
 //! prefix of the common splits too, the part of the scan where it finds most values. The
 //! rest of the scan of the common splits, the other half of the work, reads the values'
 //! 16-bit copy while they fit.
@@ -33,8 +35,8 @@
 //! frequencies (the one that makes the fewest sizes rare), and the rare list rebuilt.
 
 use std::borrow::Cow;
-
-use rayon::prelude::*;
+use std::sync::atomic::AtomicUsize;
+use std::sync::atomic::Ordering::Relaxed;
 
 use super::code::OctalCode;
 use super::held::Held;
@@ -84,33 +86,35 @@ pub const FIRST_CHOICE: usize = 64;
 /// Grundy's game (1,274) 1.6x; even from 32, 0.16 (53) lost nothing.
 const OVERLAP_RARE: usize = 256;
 
-/// The options of the batch of sizes `n0..n0 + BATCH` from the splits whose one part is one of
-/// `parts` (each a list of sizes, ascending, and their values), into one bitset of `span / 64`
-/// words per size: most of the work, done together for the batch because the partners of one
-/// part are then contiguous. Every partner must lie within `g`.
-#[allow(clippy::too_many_arguments)]
-fn offer_batch(
+/// Marks in `offers` the options of the batch of sizes `n0..n0 + BATCH` from the splits whose
+/// one part is one of `pos` (sizes, ascending; `val` their values): most of the work, done
+/// together for the batch because the partners of one part are then contiguous. Every partner
+/// must lie within `g`.
+fn offer_parts(
     kernel: Kernel,
     splits: &[usize],
     offers: &mut Offers,
-    open: &mut Vec<u64>,
-    span: u32,
     g: &[u32],
-    parts: &[(&[u32], &[u32])],
+    (pos, val): (&[u32], &[u32]),
     n0: usize,
 ) {
-    offers.reset(span as usize);
     for &i in splits {
         if let Some(base) = n0.checked_sub(i) {
-            for &(pos, val) in parts {
-                kernel.offer_rare(offers, g, pos, val, base);
-            }
+            kernel.offer_rare(offers, g, pos, val, base);
         }
     }
+}
+
+/// The batch's bitsets (`span / 64` words a size) from its marked `offers`.
+fn open_of(offers: &mut Offers, open: &mut Vec<u64>, span: u32) {
     open.clear();
     open.resize(BATCH * span as usize / 64, !0);
     offers.clear_offered(open);
 }
+
+/// The parts a thread claims at a time when two mark a batch's offers: some 1,000 stores, so
+/// that the thread done first waits for at most one such piece of the other's.
+const PIECE: usize = 64;
 
 /// The longest prefix of common splits offered with a batch.
 const MAX_PREFIX: usize = 4096;
@@ -163,9 +167,6 @@ impl Prefix {
     }
 }
 
-/// Parts the rare list is cut into for a batch's bitsets made alongside the batch before it.
-const OVERLAP_PARTS: usize = 4;
-
 /// Masks are chosen among the values' lowest bits: enough for every published game.
 const MASK_BITS: u32 = 12;
 
@@ -215,12 +216,12 @@ pub struct Engine {
     batch_words: usize,
     batch_small: usize,
     batch_cut: usize,
-    /// The next batch's bitsets in the making, one set for each part of the rare list
-    /// (`OVERLAP_PARTS`), merged into the first.
-    part_open: Vec<Vec<u64>>,
-    /// The offers of the batch, and of each part of the rare list, as they are made.
+    /// The next batch's bitsets, made alongside this one: the part of each thread.
+    next_open: [Vec<u64>; 2],
+    /// The offers of the batch, and of the next one made alongside it (each thread's part),
+    /// as they are made.
     offers: Offers,
-    part_offers: Vec<Offers>,
+    next_offers: [Offers; 2],
     /// The common splits offered with a batch made alongside the one before.
     prefix: Prefix,
     /// Where the scan of the batch's common splits goes on from `2 * BATCH` (0: the batch
@@ -442,11 +443,11 @@ impl Engine {
             batch_words: 0,
             batch_small: BATCH,
             batch_cut: 0,
-            part_open: vec![Vec::new(); OVERLAP_PARTS],
+            next_open: Default::default(),
             prefix: Prefix::default(),
             batch_prefix: 0,
             offers: Offers::default(),
-            part_offers: (0..OVERLAP_PARTS).map(|_| Offers::default()).collect(),
+            next_offers: Default::default(),
             want: Vec::new(),
         };
         engine.build_classes();
@@ -533,16 +534,10 @@ impl Engine {
                 let words = self.span as usize / 64;
                 let from = self.rare_pos.partition_point(|&s| (s as usize) < BATCH);
                 let (g, pos, val) = (&self.g[..], &self.rare_pos[from..], &self.rare_val[from..]);
-                offer_batch(
-                    self.kernel,
-                    &self.splits,
-                    &mut self.offers,
-                    &mut self.batch_open,
-                    self.span,
-                    g,
-                    &[(pos, val)],
-                    n0,
-                );
+                self.offers.reset(self.span as usize);
+                let (kernel, offers) = (self.kernel, &mut self.offers);
+                offer_parts(kernel, &self.splits, offers, g, (pos, val), n0);
+                open_of(&mut self.offers, &mut self.batch_open, self.span);
                 (self.batch_words, self.batch_small, self.batch_cut) = (words, BATCH, n0);
                 self.batch_prefix = 0;
             }
@@ -679,38 +674,48 @@ impl Engine {
         let span = self.span;
         let prefix = self.prefix_end(n0 + batch);
         let (ppos, pval) = (&SIZES[2 * BATCH..prefix], &g[2 * BATCH..prefix]);
-        let mut parts = std::mem::take(&mut self.part_open);
-        let mut part_offers = std::mem::take(&mut self.part_offers);
-        let (done, ()) = rayon::join(
-            || self.finish(n0, batch),
-            || {
-                // The rare list and the prefix in parts, each into its own bitsets, so that the
-                // thread done first (with this batch, or with a part) takes the parts left.
-                parts
-                    .par_iter_mut()
-                    .zip(part_offers.par_iter_mut())
-                    .enumerate()
-                    .for_each(|(i, (open, offers))| {
-                        let cut =
-                            |len: usize| i * len / OVERLAP_PARTS..(i + 1) * len / OVERLAP_PARTS;
-                        let (rare, prefix) = (cut(pos.len()), cut(ppos.len()));
-                        let parts = [
-                            (&pos[rare.clone()], &val[rare]),
-                            (&ppos[prefix.clone()], &pval[prefix]),
-                        ];
-                        offer_batch(kernel, &splits, offers, open, span, g, &parts, n0 + batch)
-                    });
-                let (first, rest) = parts.split_first_mut().expect("OVERLAP_PARTS > 0");
-                for other in rest {
-                    for (w, o) in first.iter_mut().zip(other.iter()) {
-                        *w &= o;
-                    }
+        // The rare list, then the prefix, in pieces that either thread claims.
+        let cut = pos.len().div_ceil(PIECE);
+        let pieces = cut + ppos.len().div_ceil(PIECE);
+        let piece = |i: usize| {
+            let (pos, val, i) = if i < cut {
+                (pos, val, i)
+            } else {
+                (ppos, pval, i - cut)
+            };
+            let items = PIECE * i..pos.len().min(PIECE * (i + 1));
+            (&pos[items.clone()], &val[items])
+        };
+        let claimed = AtomicUsize::new(0);
+        // Each thread marks its pieces into offers of its own, which stay in its cache from
+        // batch to batch, and makes their bitsets; the two sets are merged below.
+        let mark = |offers: &mut Offers, open: &mut Vec<u64>| {
+            offers.reset(span as usize);
+            loop {
+                let i = claimed.fetch_add(1, Relaxed);
+                if i >= pieces {
+                    break;
                 }
+                offer_parts(kernel, &splits, offers, g, piece(i), n0 + batch);
+            }
+            open_of(offers, open, span);
+        };
+        let [mut mine, mut theirs] = std::mem::take(&mut self.next_offers);
+        let [mut my_open, mut their_open] = std::mem::take(&mut self.next_open);
+        let (done, ()) = rayon::join(
+            || {
+                let done = self.finish(n0, batch);
+                mark(&mut mine, &mut my_open);
+                done
             },
+            || mark(&mut theirs, &mut their_open),
         );
-        std::mem::swap(&mut self.batch_open, &mut parts[0]);
-        self.part_open = parts;
-        self.part_offers = part_offers;
+        for (w, o) in my_open.iter_mut().zip(&their_open) {
+            *w &= o;
+        }
+        std::mem::swap(&mut self.batch_open, &mut my_open);
+        self.next_offers = [mine, theirs];
+        self.next_open = [my_open, their_open];
         (self.batch_words, self.batch_small, self.batch_cut) = (words, 2 * BATCH, n0);
         self.batch_prefix = prefix;
         done
