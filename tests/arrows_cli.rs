@@ -225,7 +225,7 @@ fn spiders_rows_and_summary() {
 /// NIMSEQ_GPU_MAX_BINDING spreads the spider table over many bindings, said on stderr, with
 /// the CPU's rows; a table over what the lowered bindings hold is refused in one line, exit 2.
 fn lowered_bindings_split_or_refuse_spider_tables() {
-    if crate::common::gpu().is_none() {
+    if crate::common::gpu_binding(32).is_none() {
         return;
     }
     let spiders = |backend: &str, binding: &str| {

@@ -9,7 +9,7 @@ use nimseq::arrows::spider::{SpiderTable, each_spider};
 use nimseq::arrows::spider_gpu::SpiderGpu;
 use nimseq::memory::Budget;
 
-use crate::common::gpu;
+use crate::common::{gpu, gpu_binding};
 
 /// Every tree with n <= 12 vertices (987 trees): the normal form equals the raw rules, and so
 /// does the spider table on each spider among them.
@@ -80,7 +80,7 @@ fn gpu_spider_tables_equal_cpu_tables_and_the_normal_form() {
 /// entry so that it widens to 16): every entry equals the CPU's, and so does every spider's
 /// value read back segment by segment.
 fn split_gpu_spider_tables_equal_cpu_tables() {
-    let Some(ctx) = gpu() else { return };
+    let Some(ctx) = gpu_binding(32) else { return };
     for (legs, h_max) in [(3, 40), (4, 12)] {
         let mut cpu = SpiderTable::new(legs, h_max);
         cpu.fill(|_| ());

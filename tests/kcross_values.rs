@@ -9,7 +9,7 @@ use nimseq::kcross::table::ValueTable;
 use nimseq::memory::Budget;
 use rand::{Rng, SeedableRng, rngs::StdRng};
 
-use crate::common::{fresh_seed, gpu};
+use crate::common::{fresh_seed, gpu, gpu_binding};
 
 fn cpu_table(k: usize, n: usize) -> ValueTable {
     ValueTable::build_cpu(
@@ -29,7 +29,7 @@ fn thirty_two_segments(words: u64) -> u64 {
 /// k = 2..8, each table split into 32 bindings (k = 5 also with 64-bit indices), then k = 3
 /// up to 30 cells unsplit: every word equal to the CPU's.
 fn gpu_tables_equal_cpu_tables() {
-    let Some(ctx) = gpu() else { return };
+    let Some(ctx) = gpu_binding(32) else { return };
     let hidden = indicatif::ProgressBar::hidden();
     let sizes = [
         (2, 30),
@@ -68,7 +68,7 @@ fn gpu_tables_equal_cpu_tables() {
 /// Started at 2 bits, a split table and the CPU's both widen to 8 (values reach 4 here) and
 /// agree; the strips read back alone equal the whole table's.
 fn split_gpu_tables_widen_and_read_back_strips() {
-    let Some(ctx) = gpu() else { return };
+    let Some(ctx) = gpu_binding(32) else { return };
     let hidden = indicatif::ProgressBar::hidden();
     let narrow = Layout::with_bits(3, 18, 2);
     let mut kernel = KcrossGpu::new(ctx).unwrap();
@@ -90,7 +90,7 @@ fn split_gpu_tables_widen_and_read_back_strips() {
 /// A table over what the (lowered) bindings hold is refused before allocating, naming the
 /// largest n that fits, which does fit.
 fn tables_over_the_bindings_are_refused() {
-    let Some(ctx) = gpu() else { return };
+    let Some(ctx) = gpu_binding(32) else { return };
     let mut kernel = KcrossGpu::new(ctx).unwrap();
     kernel.binding_bytes = 1024;
     let err = kernel.plan(&Layout::new(8, 20)).unwrap_err().to_string();

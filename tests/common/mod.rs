@@ -30,6 +30,23 @@ pub fn gpu() -> Option<&'static GpuContext> {
     }
 }
 
+/// The test binary's GPU ([`gpu`]) if one shader may bind `bindings` storage buffers on it:
+/// the tests that split a table over 32 bindings need them, where GL adapters give 16.
+/// Otherwise the trial shows as ignored, with the adapter's count, unless `NIMSEQ_REQUIRE_GPU=1`.
+pub fn gpu_binding(bindings: u32) -> Option<&'static GpuContext> {
+    let ctx = gpu()?;
+    let has = ctx.storage_bindings();
+    if has < bindings {
+        let why = format!(
+            "{} binds {has} storage buffers a shader, the test {bindings}",
+            ctx.describe()
+        );
+        not_run(&why, REQUIRE_GPU_ENV);
+        return None;
+    }
+    Some(ctx)
+}
+
 thread_local! {
     /// Why the trial on this thread left part of its checks undone, if it did.
     static NOT_RUN: RefCell<Option<String>> = const { RefCell::new(None) };
