@@ -650,8 +650,9 @@ impl Engine {
     }
 
     /// [`Self::finish`], while another thread makes the next batch's bitsets (into
-    /// `part_open`, then swapped in) from what is known before this one: the rare sizes
-    /// below `n0` from 2 * BATCH up, whose partners for the next batch all lie below `n0`.
+    /// `next_open`, then swapped in), joined by this one once done, from what is known before
+    /// this batch: the rare sizes below `n0` from 2 * BATCH up, whose partners for the next
+    /// batch all lie below `n0`.
     /// The next batch's size-by-size splits then take the rare parts below 2 * BATCH and from
     /// `n0` on.
     fn finish_overlapped(&mut self, n0: usize, batch: usize) -> Result<(), Outside> {
