@@ -105,13 +105,6 @@ fn offer_parts(
     }
 }
 
-/// The batch's bitsets (`span / 64` words a size) from its marked `offers`.
-fn open_of(offers: &mut Offers, open: &mut Vec<u64>, span: u32) {
-    open.clear();
-    open.resize(BATCH * span as usize / 64, !0);
-    offers.clear_offered(open);
-}
-
 /// The parts a thread claims at a time when two mark a batch's offers: some 1,000 stores, so
 /// that the thread done first waits for at most one such piece of the other's.
 const PIECE: usize = 64;
@@ -535,9 +528,15 @@ impl Engine {
                 let from = self.rare_pos.partition_point(|&s| (s as usize) < BATCH);
                 let (g, pos, val) = (&self.g[..], &self.rare_pos[from..], &self.rare_val[from..]);
                 self.offers.reset(self.span as usize);
-                let (kernel, offers) = (self.kernel, &mut self.offers);
-                offer_parts(kernel, &self.splits, offers, g, (pos, val), n0);
-                open_of(&mut self.offers, &mut self.batch_open, self.span);
+                offer_parts(
+                    self.kernel,
+                    &self.splits,
+                    &mut self.offers,
+                    g,
+                    (pos, val),
+                    n0,
+                );
+                self.offers.open_bitsets(&mut self.batch_open);
                 (self.batch_words, self.batch_small, self.batch_cut) = (words, BATCH, n0);
                 self.batch_prefix = 0;
             }
@@ -699,7 +698,7 @@ impl Engine {
                 }
                 offer_parts(kernel, &splits, offers, g, piece(i), n0 + batch);
             }
-            open_of(offers, open, span);
+            offers.open_bitsets(open);
         };
         let [mut mine, mut theirs] = std::mem::take(&mut self.next_offers);
         let [mut my_open, mut their_open] = std::mem::take(&mut self.next_open);

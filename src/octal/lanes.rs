@@ -283,6 +283,13 @@ impl Offers {
         }
     }
 
+    /// The lanes' bitsets (`span / 64` words each) of the values not offered, into `open`.
+    pub fn open_bitsets(&self, open: &mut Vec<u64>) {
+        open.clear();
+        open.resize(BATCH * self.span / 64, !0);
+        self.clear_offered(open);
+    }
+
     /// Clears in `open` (the lanes' bitsets, `span / 64` words each) every value offered.
     pub fn clear_offered(&self, open: &mut [u64]) {
         assert_eq!(open.len(), BATCH * self.span / 64);
