@@ -40,7 +40,8 @@ fn quotient(code: &str, heap_max: usize) -> (OctalCode, Quotient) {
 
 /// Kayles to heap 100 and Dawson's Kayles to heap 30: each quotient predicts every sum of
 /// total at most 30, and its images of the heaps repeat as Kayles' normal values do (period
-/// 12 from heap 71).
+/// 12 from heap 71). Dawson's Kayles' order to heap 30, 360, is MisereSolver's (A. N. Siegel,
+/// the misère games blog, 28 August 2007: "Q_30(0.07) has size 360").
 fn kayles_and_dawsons_kayles_against_the_game_tree() {
     let (code, q) = quotient("0.77", 100);
     assert_eq!((q.order(), q.p_portion(), q.tame), (40, 9, false));
