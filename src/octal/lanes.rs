@@ -646,15 +646,18 @@ mod avx2 {
     /// The scan on 16-bit values, 16 splits a step, from `a` while the step fits in
     /// `1..=last`, until a lane's xor equals one of `values` (each in all 16 lanes):
     /// returns the next `a`, and the hit lanes (a mask of 16 bits) with their xors, if any.
+    /// The first `K` values are compared (the others repeat the first): most of a scan's
+    /// steps look for one or two values, and a compare is a third of a step's work.
     #[target_feature(enable = "avx2,popcnt")]
-    fn listed_narrow(
+    fn listed_narrow<const K: usize>(
         g16: &[u16],
         mut a: usize,
         left: usize,
         last: usize,
         values: [u32; LISTED],
     ) -> (usize, Option<(u32, [u32; 2 * LANES])>) {
-        let values = values.map(|v| _mm256_set1_epi16(v as u16 as i16));
+        let values: [__m256i; K] =
+            std::array::from_fn(|k| _mm256_set1_epi16(values[k] as u16 as i16));
         // SAFETY: the table holds 32 bytes.
         let reverse = unsafe { _mm256_loadu_si256(REVERSE_WORDS.as_ptr().cast()) };
         while a + 2 * LANES - 1 <= last {
@@ -706,7 +709,12 @@ mod avx2 {
         let mut a = first;
         while wanted != 0 {
             if let (Some(Listed { values, .. }), Some(g16)) = (list, narrow) {
-                let (next, hit) = listed_narrow(g16, a, left, last, values);
+                let (next, hit) = match wanted {
+                    1 => listed_narrow::<1>(g16, a, left, last, values),
+                    2 => listed_narrow::<2>(g16, a, left, last, values),
+                    3 | 4 => listed_narrow::<4>(g16, a, left, last, values),
+                    _ => listed_narrow::<LISTED>(g16, a, left, last, values),
+                };
                 a = next;
                 if let Some((lanes, xs)) = hit {
                     if clear_hits(want, &xs, lanes, &mut wanted) {
