@@ -20,7 +20,7 @@
 //! Offered values are bits in bitsets, and both loops run many splits a step
 //! ([`super::lanes`]). The splits with a rare part are done for a batch of 16 consecutive
 //! sizes at once, where the partners of one rare part are 16 contiguous values (one load, not
-//! a gather), each offer a byte store ([`Offers`]); the few splits the batch cannot see (a
+//! a gather), each offer a plain store ([`Offers`]); the few splits the batch cannot see (a
 //! rare part below 16 or from the batch itself) are added size by size. Where the rare list is
 //! long, a batch's offers are made while the batch before it is finished (from rare parts of
 //! 32 or more, whose partners then all lie below that batch), in pieces that either thread
