@@ -261,8 +261,8 @@ fn swap_bits(block: &mut [u64; BLOCK], s: u32) {
 ///
 /// Why words first: on Zen 3 a random store of a byte costs more than one of a 32-bit word
 /// (0.61 ns against 0.49 ns, 2026-12-07, a C model storing within 8 KiB and 32 KiB), and
-/// Officers (span 512) ran 7% faster, Grundy's game (256) 10%; at 0.007's span of 2,048 the
-/// words (128 KiB a set, past the core's L1) made it 5% slower than bytes.
+/// with words Officers (span 512) ran about 9% faster, Grundy's game (256) 8%; at 0.007's span
+/// of 2,048 they (128 KiB a set, past the core's L1) made it 5% slower than bytes.
 #[derive(Default)]
 pub struct Offers {
     /// Lane `l`'s word of value `v` at `l * span + v`, within the word span.
