@@ -53,16 +53,6 @@ impl Kernel {
     /// and every value below the span `offers` was reset to.
     pub fn offer_rare(self, offers: &mut Offers, g: &[u32], pos: &[u32], val: &[u32], base: usize) {
         debug_assert_eq!(pos.len(), val.len());
-        if offers.span > Offers::BYTE_SPAN {
-            let words = offers.span / 64;
-            for (&s, &v) in pos.iter().zip(val) {
-                let s = s as usize;
-                for l in (s + 1).saturating_sub(base).min(BATCH)..BATCH {
-                    clear(&mut offers.bits[l * words..], v ^ g[base + l - s]);
-                }
-            }
-            return;
-        }
         match self {
             #[cfg(target_arch = "x86_64")]
             // SAFETY: the CPU has AVX-512 (asked again: anyone may name `Avx512`).
@@ -274,17 +264,44 @@ pub struct Offers {
     span: usize,
 }
 
+/// How [`Offers`] holds its marks, by the span.
+#[derive(Clone, Copy)]
+enum Tier {
+    Words,
+    Bytes,
+    Bits,
+}
+
 /// A value's mark in [`Offers`]: [`Mark::OPEN`] until offered, then zero.
 trait Mark: Copy + Default + PartialEq {
     const OPEN: Self;
+
+    /// [`Offers::clear_offered`] from these marks, a vector of them a step.
+    ///
+    /// # Safety
+    /// The CPU has AVX2.
+    #[cfg(target_arch = "x86_64")]
+    unsafe fn clear_offered_avx2(marks: &[Self], open: &mut [u64]);
 }
 
 impl Mark for u8 {
     const OPEN: Self = 1;
+
+    #[cfg(target_arch = "x86_64")]
+    unsafe fn clear_offered_avx2(marks: &[Self], open: &mut [u64]) {
+        // SAFETY: by the caller's guarantee.
+        unsafe { clear_offered_bytes_avx2(marks, open) }
+    }
 }
 
 impl Mark for u32 {
     const OPEN: Self = 1;
+
+    #[cfg(target_arch = "x86_64")]
+    unsafe fn clear_offered_avx2(marks: &[Self], open: &mut [u64]) {
+        // SAFETY: by the caller's guarantee.
+        unsafe { clear_offered_words_avx2(marks, open) }
+    }
 }
 
 impl Offers {
@@ -293,6 +310,15 @@ impl Offers {
     /// The widest span held in bytes: 1 MiB for the batch.
     pub const BYTE_SPAN: usize = 1 << 16;
 
+    /// How the marks are held at this span.
+    fn tier(&self) -> Tier {
+        match self.span {
+            span if span <= Self::WORD_SPAN => Tier::Words,
+            span if span <= Self::BYTE_SPAN => Tier::Bytes,
+            _ => Tier::Bits,
+        }
+    }
+
     /// Every value below `span` (a power of two, at least 64) open in every lane.
     pub fn reset(&mut self, span: usize) {
         debug_assert!(span.is_power_of_two() && span >= 64);
@@ -300,12 +326,10 @@ impl Offers {
         self.words.clear();
         self.bytes.clear();
         self.bits.clear();
-        if span <= Self::WORD_SPAN {
-            self.words.resize(BATCH * span, u32::OPEN);
-        } else if span <= Self::BYTE_SPAN {
-            self.bytes.resize(BATCH * span, u8::OPEN);
-        } else {
-            self.bits.resize(BATCH * span / 64, !0);
+        match self.tier() {
+            Tier::Words => self.words.resize(BATCH * span, u32::OPEN),
+            Tier::Bytes => self.bytes.resize(BATCH * span, u8::OPEN),
+            Tier::Bits => self.bits.resize(BATCH * span / 64, !0),
         }
     }
 
@@ -319,40 +343,49 @@ impl Offers {
     /// Clears in `open` (the lanes' bitsets, `span / 64` words each) every value offered.
     pub fn clear_offered(&self, open: &mut [u64]) {
         assert_eq!(open.len(), BATCH * self.span / 64);
-        if self.span > Self::BYTE_SPAN {
-            for (word, bits) in open.iter_mut().zip(&self.bits) {
-                *word &= bits;
-            }
-            return;
-        }
-        #[cfg(target_arch = "x86_64")]
-        if has_avx2() {
-            // SAFETY: the CPU has AVX2.
-            return unsafe {
-                if self.span <= Self::WORD_SPAN {
-                    clear_offered_words_avx2(&self.words, open)
-                } else {
-                    clear_offered_bytes_avx2(&self.bytes, open)
+        match self.tier() {
+            Tier::Words => clear_offered_marks(&self.words, open),
+            Tier::Bytes => clear_offered_marks(&self.bytes, open),
+            Tier::Bits => {
+                for (word, bits) in open.iter_mut().zip(&self.bits) {
+                    *word &= bits;
                 }
-            };
-        }
-        if self.span <= Self::WORD_SPAN {
-            clear_offered_plain(&self.words, open);
-        } else {
-            clear_offered_plain(&self.bytes, open);
+            }
         }
     }
 
-    /// [`Kernel::offer_rare`] into the words or the bytes, whichever the span holds.
+    /// [`Kernel::offer_rare`] into the words, the bytes or the bits, whichever the span holds.
     #[inline(always)]
     fn offer_rare_marks(&mut self, g: &[u32], pos: &[u32], val: &[u32], base: usize) {
         let span = self.span;
-        if span <= Self::WORD_SPAN {
-            offer_rare_into(&mut self.words[..BATCH * span], span, g, pos, val, base);
-        } else {
-            offer_rare_into(&mut self.bytes[..BATCH * span], span, g, pos, val, base);
+        match self.tier() {
+            Tier::Words => {
+                offer_rare_into(&mut self.words[..BATCH * span], span, g, pos, val, base)
+            }
+            Tier::Bytes => {
+                offer_rare_into(&mut self.bytes[..BATCH * span], span, g, pos, val, base)
+            }
+            Tier::Bits => {
+                let words = span / 64;
+                for (&s, &v) in pos.iter().zip(val) {
+                    let s = s as usize;
+                    for l in (s + 1).saturating_sub(base).min(BATCH)..BATCH {
+                        clear(&mut self.bits[l * words..], v ^ g[base + l - s]);
+                    }
+                }
+            }
         }
     }
+}
+
+/// [`Offers::clear_offered`] from marks: a vector of them a step where the CPU has AVX2.
+fn clear_offered_marks<T: Mark>(marks: &[T], open: &mut [u64]) {
+    #[cfg(target_arch = "x86_64")]
+    if has_avx2() {
+        // SAFETY: the CPU has AVX2.
+        return unsafe { T::clear_offered_avx2(marks, open) };
+    }
+    clear_offered_plain(marks, open);
 }
 
 /// [`Offers::clear_offered`] from marks, one at a time.
@@ -845,7 +878,7 @@ mod tests {
     /// on CPUs without AVX2.
     #[test]
     fn marks_pack_alike() {
-        fn check<T: Mark>(marks: &[T], open: &[u64], avx2: impl Fn(&[T], &mut [u64])) {
+        fn check<T: Mark>(marks: &[T], open: &[u64]) {
             let mut plain = open.to_vec();
             clear_offered_plain(marks, &mut plain);
             // Each mark by its definition: offered clears its bit.
@@ -854,9 +887,11 @@ mod tests {
                 defined[v / 64] &= !(1 << (v % 64));
             }
             assert_eq!(plain, defined);
+            #[cfg(target_arch = "x86_64")]
             if has_avx2() {
                 let mut fast = open.to_vec();
-                avx2(marks, &mut fast);
+                // SAFETY: the CPU has AVX2.
+                unsafe { T::clear_offered_avx2(marks, &mut fast) };
                 assert_eq!(fast, plain);
             }
         }
@@ -865,24 +900,18 @@ mod tests {
             let words = rng.random_range(1..20);
             let open: Vec<u64> = (0..words).map(|_| rng.random()).collect();
             let offered = rng.random_range(0.0..1.0);
-            let mut mark = |open: u32| if rng.random_bool(offered) { 0 } else { open };
-            let marks: Vec<u32> = (0..64 * words).map(|_| mark(u32::OPEN)).collect();
+            let marks: Vec<u32> = (0..64 * words)
+                .map(|_| {
+                    if rng.random_bool(offered) {
+                        0
+                    } else {
+                        u32::OPEN
+                    }
+                })
+                .collect();
             let bytes: Vec<u8> = marks.iter().map(|&m| m as u8).collect();
-            #[cfg(target_arch = "x86_64")]
-            {
-                // SAFETY: called only where the CPU has AVX2.
-                check(&marks, &open, |m, o| unsafe {
-                    clear_offered_words_avx2(m, o)
-                });
-                check(&bytes, &open, |m, o| unsafe {
-                    clear_offered_bytes_avx2(m, o)
-                });
-            }
-            #[cfg(not(target_arch = "x86_64"))]
-            {
-                check(&marks, &open, |_, _| {});
-                check(&bytes, &open, |_, _| {});
-            }
+            check(&marks, &open);
+            check(&bytes, &open);
         }
     }
 }
