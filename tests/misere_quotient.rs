@@ -3,10 +3,10 @@
 //! random codes, the published quotient R8 of 0.75, and the command as a user runs it.
 
 use indicatif::ProgressBar;
-use nimseq::misere::brute::MisereBrute;
 use nimseq::misere::quotient::{Quotient, QuotientError};
-use nimseq::misere::sums::code_moves;
+use nimseq::misere::sums::{code_moves, positions_below};
 use nimseq::octal::OctalCode;
+use nimseq::octal::quotient::agrees_with_game_tree;
 use rand::{Rng, SeedableRng, rngs::StdRng};
 
 use crate::common::{fresh_seed, refused, run_ok};
@@ -14,22 +14,10 @@ use crate::common::{fresh_seed, refused, run_ok};
 const LIMIT: u64 = 1 << 20;
 
 /// Every sum of heaps of at most `heap_max` with a total of at most `total`: the quotient's
-/// outcome equals the game tree's. Returns how many sums were checked.
-fn predicts_every_sum(code: &OctalCode, q: &Quotient, heap_max: u32, total: u32) -> usize {
-    let mut brute = MisereBrute::new(code_moves(code));
-    let mut checked = 0;
-    let mut stack: Vec<(Vec<u32>, u32, u32)> = vec![(Vec::new(), 1, 0)];
-    while let Some((sum, least, size)) = stack.pop() {
-        let p = brute.value(&sum, 0, 0) == 0;
-        assert_eq!(q.is_p(&sum), p, "{code}: the sum {sum:?}");
-        checked += 1;
-        for h in least..=heap_max.min(total - size) {
-            let mut next = sum.clone();
-            next.push(h);
-            stack.push((next, h, size + h));
-        }
-    }
-    checked
+/// outcome equals the game tree's (nimseq::misere::brute). Returns how many sums were checked.
+fn predicts_every_sum(code: &OctalCode, q: &Quotient, heap_max: usize, total: usize) -> u64 {
+    agrees_with_game_tree(code, q, heap_max, total, &ProgressBar::hidden())
+        .unwrap_or_else(|sum| panic!("{code}: the sum {sum:?}"))
 }
 
 fn quotient(code: &str, heap_max: usize) -> (OctalCode, Quotient) {
@@ -46,10 +34,10 @@ fn kayles_and_dawsons_kayles_against_the_game_tree() {
     let (code, q) = quotient("0.77", 100);
     assert_eq!((q.order(), q.p_portion(), q.tame), (40, 9, false));
     assert_eq!(q.observed_period(), Some((12, 71)));
-    assert!(predicts_every_sum(&code, &q, 30, 30) > 25_000);
+    assert_eq!(predicts_every_sum(&code, &q, 30, 30), positions_below(30));
     let (code, q) = quotient("0.07", 30);
     assert_eq!((q.order(), q.p_portion()), (360, 65));
-    assert!(predicts_every_sum(&code, &q, 30, 30) > 25_000);
+    assert_eq!(predicts_every_sum(&code, &q, 30, 30), positions_below(30));
 }
 
 /// 0.75: the quotient R8 = <a, b, c | a^2 = 1, b^3 = b, bc = ab, c^2 = b^2> with P-portion
@@ -64,7 +52,7 @@ fn r8_of_0_75() {
     );
     let heaps: Vec<usize> = pres.generators.iter().map(|g| g.1).collect();
     assert_eq!(heaps, [1, 2, 5]);
-    assert!(predicts_every_sum(&code, &q, 40, 24) > 1000);
+    assert_eq!(predicts_every_sum(&code, &q, 40, 24), positions_below(24));
 }
 
 /// Random codes of 2 and 3 octal digits (fresh seed): every sum of total at most 18 of heaps
@@ -117,6 +105,40 @@ fn quotient_command() {
     assert_eq!(json["heaps"][2], "b");
     assert_eq!(json["generators"][0]["heap"], 1);
     assert_eq!(json["relations"][0], "a^2 = 1");
+    assert_eq!(json["checked"], serde_json::Value::Null);
+    // Held against the game tree: every sum of heaps up to 10 with total up to 12 (the 272
+    // sums of total up to 12 less the 3 with a heap of 11 or 12).
+    let out = run_ok(&[
+        "octal",
+        "quotient",
+        "0.77",
+        "--heap-max",
+        "10",
+        "--check-total",
+        "12",
+    ]);
+    assert!(
+        out.contains(
+            "checked      against the game tree: all 269 sums of heaps <= 10 with total <= 12 agree"
+        ),
+        "{out}"
+    );
+    let json: serde_json::Value = serde_json::from_str(&run_ok(&[
+        "octal",
+        "quotient",
+        "0.75",
+        "--heap-max",
+        "20",
+        "--check-total",
+        "16",
+        "--format",
+        "json",
+    ]))
+    .unwrap();
+    assert_eq!(
+        json["checked"],
+        serde_json::json!({"total": 16, "sums": positions_below(16)})
+    );
     refused(
         &["octal", "quotient", "0.77", "--heap-max", "0"],
         "--heap-max",
@@ -150,6 +172,14 @@ fn quotient_command() {
         "raise --max-order",
     );
     refused(&["octal", "quotient", "0.7z"], "not a digit");
+    refused(
+        &["octal", "quotient", "0.77", "--check-total", "200"],
+        "the game tree of every sum to --check-total 200",
+    );
+    refused(
+        &["octal", "quotient", "0.77", "--check-total", "0"],
+        "--check-total",
+    );
 }
 
 /// docs/misere.md, Theorem 8: Kayles' images repeat with period 12 from heap 71, proved once the

@@ -87,7 +87,12 @@ def value(
 
 
 def quotient(
-    code: str, heap_max: int = 40, *, max_order: int = 1 << 20, mem_budget: Bytes = None
+    code: str,
+    heap_max: int = 40,
+    *,
+    max_order: int = 1 << 20,
+    check_total: Optional[int] = None,
+    mem_budget: Bytes = None,
 ) -> dict:
     """The misère quotient of the heaps 0..heap_max of ``code``: ``nimseq octal quotient``.
 
@@ -95,8 +100,10 @@ def quotient(
         code: the code, as for :func:`values` (e.g. "0.77").
         heap_max: the largest heap.
         max_order: give up when a trial monoid would have more elements than this.
-        mem_budget: most memory the heaps' options and trials may take [default: half the
-            machine's memory].
+        check_total: then hold the quotient against the game tree searched from the rules,
+            on every sum of heaps with a total of at most this (``--check-total``).
+        mem_budget: most memory the heaps' options, trials and game tree may take [default:
+            half the machine's memory].
 
     Returns:
         The report as ``octal quotient --format json`` prints it, a dict: ``order``,
@@ -104,7 +111,8 @@ def quotient(
         ``p_elements``, ``heaps`` (each heap's image as a normal form), ``orders``,
         ``expansion_heaps`` and ``period`` (a dict of ``period``, ``from``, ``proved``: whether
         Theorem 8 of docs/misere.md proves it for every heap, and ``proof_from``, the bound
-        that would; or ``None``); docs/misere.md.
+        that would; or ``None``) and ``checked`` (``{"total", "sums"}`` with ``check_total``,
+        else ``None``); docs/misere.md.
 
     Raises:
         ValueError: a malformed code, a bound of 0, heaps over ``mem_budget`` or a quotient
@@ -116,7 +124,9 @@ def quotient(
         >>> q["order"], q["p_portion"], q["relations"]
         (8, 2, ['a^2 = 1', 'b^3 = b', 'bc = ab', 'c^2 = b^2'])
     """
-    return json.loads(_nimseq.octal_quotient(_code(code), heap_max, max_order, mem_budget))
+    return json.loads(
+        _nimseq.octal_quotient(_code(code), heap_max, max_order, check_total, mem_budget)
+    )
 
 
 @dataclass(frozen=True)

@@ -211,21 +211,31 @@ fn octal_value(
 /// The misère quotient of the heaps up to `heap_max`, as `nimseq octal quotient --format json`
 /// prints it.
 #[pyfunction]
-#[pyo3(signature = (code, heap_max, max_order=DEFAULT_MAX_ORDER, mem_budget=None))]
+#[pyo3(signature = (code, heap_max, max_order=DEFAULT_MAX_ORDER, check_total=None, mem_budget=None))]
 fn octal_quotient(
     py: Python<'_>,
     code: &str,
     heap_max: usize,
     max_order: u64,
+    check_total: Option<usize>,
     mem_budget: Option<Bytes>,
 ) -> PyResult<String> {
     let code = self::code(code)?;
     if max_order == 0 {
         return Err(refuse("max_order must be 1 or more"));
     }
+    if check_total == Some(0) {
+        return Err(refuse("check_total must be 1 or more"));
+    }
     let budget = budget(mem_budget)?;
     let report = run(py, |_| {
-        Ok(quotient::describe(&code, heap_max, max_order, budget)?)
+        Ok(quotient::describe(
+            &code,
+            heap_max,
+            max_order,
+            check_total,
+            budget,
+        )?)
     })?;
     Ok(serde_json::to_string(&report).expect("a report serialises"))
 }

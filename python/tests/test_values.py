@@ -81,7 +81,9 @@ def test_quotient_equals_the_cli(cli):
         want = json.loads(cli("octal", "quotient", code, "--heap-max", heap_max, "--format", "json"))
         assert nimseq.octal.quotient(code, heap_max) == want
     q = nimseq.octal.quotient("0.75", 20)
-    assert (q["order"], q["p_portion"], q["tame"]) == (8, 2, False)
+    assert (q["order"], q["p_portion"], q["tame"], q["checked"]) == (8, 2, False, None)
+    q = nimseq.octal.quotient("0.77", 30, check_total=12)
+    assert q["checked"] == {"total": 12, "sums": 272}
     with pytest.raises(ValueError, match="raise max_order"):
         nimseq.octal.quotient("0.07", 30, max_order=100)
 

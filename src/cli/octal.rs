@@ -83,6 +83,7 @@ pub fn run(command: OctalCommand) -> Result<()> {
                 &args.code,
                 args.heap_max as usize,
                 args.max_order,
+                args.check_total.map(|t| t as usize),
                 args.memory.budget(),
             )?;
             print::report(&report, args.format)

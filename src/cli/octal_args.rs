@@ -86,6 +86,10 @@ pub struct OctalQuotientArgs {
     /// Give up when a trial monoid would have more elements than this.
     #[arg(long, value_parser = ranged(1..=1 << 26), default_value_t = nimseq::octal::quotient::DEFAULT_MAX_ORDER)]
     pub max_order: u64,
+    /// Then hold the quotient against the game tree searched from the rules: every sum of
+    /// heaps with a total of at most this (3.5 million sums at 56, about a minute).
+    #[arg(long, value_parser = ranged(1..=nimseq::octal::quotient::MAX_HEAP as u64))]
+    pub check_total: Option<u64>,
     #[command(flatten)]
     pub memory: MemoryArgs,
     /// Text for reading, or one JSON object.

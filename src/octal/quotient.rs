@@ -6,12 +6,15 @@ use std::fmt;
 
 use serde::Serialize;
 
+use indicatif::ProgressBar;
+
 use super::code::OctalCode;
 use crate::InputError;
 use crate::memory::{Budget, OverBudget, human_bytes};
+use crate::misere::brute::MisereBrute;
 use crate::misere::quotient::solve::MAX_QUOTIENT_ORDER;
 use crate::misere::quotient::{Pretension, Quotient, QuotientError, pretension_of};
-use crate::misere::sums::code_moves;
+use crate::misere::sums::{POSITION_BYTES, code_moves, positions_below};
 use crate::output::progress_bar;
 
 /// The largest `--heap-max`: the engine's walk over sums recurses once per heap size.
@@ -48,6 +51,16 @@ pub struct QuotientReport {
     /// The least period of the images, seen over at least two periods before the bound, proved
     /// where the bound is far enough, or `null`.
     pub period: Option<ObservedPeriod>,
+    /// The sums the game tree was searched for (`--check-total`), or `null`.
+    pub checked: Option<TreeCheck>,
+}
+
+/// The quotient held against the game tree: it gave the tree's outcome on every one of `sums`
+/// sums of heaps (each at most the bound) with a total of at most `total`.
+#[derive(Clone, Debug, Serialize)]
+pub struct TreeCheck {
+    pub total: usize,
+    pub sums: u64,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -76,6 +89,16 @@ pub enum QuotientReportError {
     OverBudget(#[from] OverBudget),
     #[error("{code}: {why}")]
     Engine { code: String, why: QuotientError },
+    #[error(
+        "{code}: the quotient says {said} where the game tree says {tree} for the sum {sum}: \
+         a bug in nimseq, please report it"
+    )]
+    Disagrees {
+        code: String,
+        sum: String,
+        said: &'static str,
+        tree: &'static str,
+    },
 }
 
 impl QuotientReportError {
@@ -169,24 +192,62 @@ pub fn pretension_within(
     q.map_err(|e| e.brief())
 }
 
+/// Every sum of heaps `1..=heap_max` with a total of at most `total`: whether `q` gives the
+/// outcome of the game tree searched from the rules ([`MisereBrute`], which shares no code with
+/// the quotient engine). Returns how many sums agree, or the first that does not.
+pub fn agrees_with_game_tree(
+    code: &OctalCode,
+    q: &Quotient,
+    heap_max: usize,
+    total: usize,
+    bar: &ProgressBar,
+) -> Result<u64, Vec<u32>> {
+    let mut tree = MisereBrute::new(code_moves(code));
+    let mut sums = 0;
+    // Each sum once: heaps in ascending order, the next at least the last.
+    let mut stack: Vec<(Vec<u32>, usize, usize)> = vec![(Vec::new(), 1, 0)];
+    while let Some((sum, least, size)) = stack.pop() {
+        if q.is_p(&sum) != (tree.value(&sum, 0, 0) == 0) {
+            return Err(sum);
+        }
+        sums += 1;
+        bar.inc(1);
+        for h in least..=heap_max.min(total - size) {
+            let mut next = sum.clone();
+            next.push(h as u32);
+            stack.push((next, h, size + h));
+        }
+    }
+    Ok(sums)
+}
+
 /// The quotient of the heaps `0..=heap_max` of `code`, refused first if it may not fit
-/// `budget`.
+/// `budget`; with `check_total`, held against the game tree on every sum of total up to it.
 pub fn describe(
     code: &OctalCode,
     heap_max: usize,
     max_order: u64,
+    check_total: Option<usize>,
     budget: Budget,
 ) -> Result<QuotientReport, QuotientReportError> {
     if heap_max == 0 || heap_max > MAX_HEAP {
         return Err(InputError(format!("--heap-max {heap_max} is not in 1..={MAX_HEAP}")).into());
     }
-    budget.check(memory(code, heap_max, max_order), || {
-        format!(
-            "the misère quotient of {} to --heap-max {heap_max} (trials of up to --max-order \
-             {max_order} elements)",
-            code.ascii()
-        )
-    })?;
+    // The game tree's memo holds every sum below the total, at most.
+    let tree = check_total.map_or(0, |t| positions_below(t).saturating_mul(POSITION_BYTES));
+    budget.check(
+        memory(code, heap_max, max_order).saturating_add(tree),
+        || {
+            let check = check_total.map_or(String::new(), |t| {
+                format!(" and the game tree of every sum to --check-total {t}")
+            });
+            format!(
+                "the misère quotient of {} to --heap-max {heap_max} (trials of up to \
+                 --max-order {max_order} elements){check}",
+                code.ascii()
+            )
+        },
+    )?;
     let bar = progress_bar(heap_max as u64, "heaps");
     let q = Quotient::of(code_moves(code), heap_max, max_order, &bar);
     bar.finish_and_clear();
@@ -194,6 +255,22 @@ pub fn describe(
         code: code.ascii(),
         why,
     })?;
+    let checked = match check_total {
+        Some(total) => {
+            let bar = progress_bar(positions_below(total), "sums");
+            let agreed = agrees_with_game_tree(code, &q, heap_max, total, &bar);
+            bar.finish_and_clear();
+            let outcome = |p: bool| if p { "P" } else { "N" };
+            let sums = agreed.map_err(|sum| QuotientReportError::Disagrees {
+                code: code.ascii(),
+                sum: sum.iter().map(u32::to_string).collect::<Vec<_>>().join("+"),
+                said: outcome(q.is_p(&sum)),
+                tree: outcome(!q.is_p(&sum)),
+            })?;
+            Some(TreeCheck { total, sums })
+        }
+        None => None,
+    };
     let pres = &q.presentation;
     Ok(QuotientReport {
         code: code.to_string(),
@@ -228,6 +305,7 @@ pub fn describe(
             proved: proves_period(code, period, from, heap_max),
             proof_from: proof_heaps(code, period, from),
         }),
+        checked,
     })
 }
 
@@ -312,6 +390,15 @@ impl fmt::Display for QuotientReport {
                 f,
                 "period       none seen (two periods on 12 heaps or more) within the bound"
             )?,
+        }
+        if let Some(c) = &self.checked {
+            writeln!(
+                f,
+                "checked      against the game tree: all {} sums of heaps <= {} with total <= {} agree",
+                c.sums,
+                self.heap_max.min(c.total),
+                c.total
+            )?;
         }
         write!(f, "phi")?;
         for (row, chunk) in self.heaps.chunks(10).enumerate() {
