@@ -139,47 +139,27 @@ fn quotient_command() {
         json["checked"],
         serde_json::json!({"total": 16, "sums": positions_below(16)})
     );
-    refused(
-        &["octal", "quotient", "0.77", "--heap-max", "0"],
-        "--heap-max",
-    );
-    refused(
-        &["octal", "quotient", "0.07", "--heap-max", "5000"],
-        "--heap-max",
-    );
-    refused(
-        &[
-            "octal",
-            "quotient",
-            "0.07",
-            "--heap-max",
-            "4000",
-            "--mem-budget",
-            "1G",
-        ],
-        "memory budget",
-    );
-    refused(
-        &[
-            "octal",
-            "quotient",
-            "0.07",
-            "--heap-max",
-            "30",
-            "--max-order",
-            "100",
-        ],
-        "raise --max-order",
-    );
-    refused(&["octal", "quotient", "0.7z"], "not a digit");
-    refused(
-        &["octal", "quotient", "0.77", "--check-total", "200"],
-        "the game tree of every sum to --check-total 200",
-    );
-    refused(
-        &["octal", "quotient", "0.77", "--check-total", "0"],
-        "--check-total",
-    );
+    let q = |rest: &[&'static str]| [&["octal", "quotient"][..], rest].concat();
+    for (args, naming) in [
+        (q(&["0.77", "--heap-max", "0"]), "--heap-max"),
+        (q(&["0.07", "--heap-max", "5000"]), "--heap-max"),
+        (
+            q(&["0.07", "--heap-max", "4000", "--mem-budget", "1G"]),
+            "memory budget",
+        ),
+        (
+            q(&["0.07", "--heap-max", "30", "--max-order", "100"]),
+            "raise --max-order",
+        ),
+        (q(&["0.7z"]), "not a digit"),
+        (
+            q(&["0.77", "--check-total", "200"]),
+            "the game tree of every sum to --check-total 200",
+        ),
+        (q(&["0.77", "--check-total", "0"]), "--check-total"),
+    ] {
+        refused(&args, naming);
+    }
 }
 
 /// docs/misere.md, Theorem 8: Kayles' images repeat with period 12 from heap 71, proved once the
