@@ -3,10 +3,10 @@
 //! random codes, the published quotient R8 of 0.75, and the command as a user runs it.
 
 use indicatif::ProgressBar;
+use nimseq::misere::brute::quotient_agrees;
 use nimseq::misere::quotient::{Quotient, QuotientError};
 use nimseq::misere::sums::{code_moves, positions_below};
 use nimseq::octal::OctalCode;
-use nimseq::octal::quotient::agrees_with_game_tree;
 use rand::{Rng, SeedableRng, rngs::StdRng};
 
 use crate::common::{fresh_seed, refused, run_ok};
@@ -16,7 +16,7 @@ const LIMIT: u64 = 1 << 20;
 /// Every sum of heaps of at most `heap_max` with a total of at most `total`: the quotient's
 /// outcome equals the game tree's (nimseq::misere::brute). Returns how many sums were checked.
 fn predicts_every_sum(code: &OctalCode, q: &Quotient, heap_max: usize, total: usize) -> u64 {
-    agrees_with_game_tree(code, q, heap_max, total, &ProgressBar::hidden())
+    quotient_agrees(q, code_moves(code), heap_max, total, &ProgressBar::hidden())
         .unwrap_or_else(|sum| panic!("{code}: the sum {sum:?}"))
 }
 

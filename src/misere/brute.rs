@@ -9,6 +9,10 @@
 
 use std::collections::HashMap;
 
+use indicatif::ProgressBar;
+
+use super::quotient::Quotient;
+
 /// Memoised misère values of sums, for a heap game given by its moves.
 pub struct MisereBrute<F> {
     /// The heap lists one heap may become in one move.
@@ -70,6 +74,35 @@ impl<F: Fn(u32) -> Vec<Vec<u32>>> MisereBrute<F> {
         self.memo.insert((heaps, twos, ones), v);
         v
     }
+}
+
+/// Every sum of heaps `1..=heap_max` with a total of at most `total`: whether `q` gives the
+/// outcome of the game tree of `moves` (which shares no code with the quotient engine).
+/// Returns how many sums agree, or the first that does not.
+pub fn quotient_agrees<F: Fn(u32) -> Vec<Vec<u32>>>(
+    q: &Quotient,
+    moves: F,
+    heap_max: usize,
+    total: usize,
+    bar: &ProgressBar,
+) -> Result<u64, Vec<u32>> {
+    let mut tree = MisereBrute::new(moves);
+    let mut sums = 0;
+    // Each sum once: heaps in ascending order, the next at least the last.
+    let mut stack: Vec<(Vec<u32>, usize, usize)> = vec![(Vec::new(), 1, 0)];
+    while let Some((sum, least, size)) = stack.pop() {
+        if q.is_p(&sum) != (tree.value(&sum, 0, 0) == 0) {
+            return Err(sum);
+        }
+        sums += 1;
+        bar.inc(1);
+        for h in least..=heap_max.min(total - size) {
+            let mut next = sum.clone();
+            next.push(h as u32);
+            stack.push((next, h, size + h));
+        }
+    }
+    Ok(sums)
 }
 
 /// The moves of the subtraction game `set` from a heap of `n`: take `s` for every `s <= n`.

@@ -6,12 +6,10 @@ use std::fmt;
 
 use serde::Serialize;
 
-use indicatif::ProgressBar;
-
 use super::code::OctalCode;
 use crate::InputError;
 use crate::memory::{Budget, OverBudget, human_bytes};
-use crate::misere::brute::MisereBrute;
+use crate::misere::brute::quotient_agrees;
 use crate::misere::quotient::solve::MAX_QUOTIENT_ORDER;
 use crate::misere::quotient::{Pretension, Quotient, QuotientError, pretension_of};
 use crate::misere::sums::{POSITION_BYTES, code_moves, positions_below};
@@ -192,35 +190,6 @@ pub fn pretension_within(
     q.map_err(|e| e.brief())
 }
 
-/// Every sum of heaps `1..=heap_max` with a total of at most `total`: whether `q` gives the
-/// outcome of the game tree searched from the rules ([`MisereBrute`], which shares no code with
-/// the quotient engine). Returns how many sums agree, or the first that does not.
-pub fn agrees_with_game_tree(
-    code: &OctalCode,
-    q: &Quotient,
-    heap_max: usize,
-    total: usize,
-    bar: &ProgressBar,
-) -> Result<u64, Vec<u32>> {
-    let mut tree = MisereBrute::new(code_moves(code));
-    let mut sums = 0;
-    // Each sum once: heaps in ascending order, the next at least the last.
-    let mut stack: Vec<(Vec<u32>, usize, usize)> = vec![(Vec::new(), 1, 0)];
-    while let Some((sum, least, size)) = stack.pop() {
-        if q.is_p(&sum) != (tree.value(&sum, 0, 0) == 0) {
-            return Err(sum);
-        }
-        sums += 1;
-        bar.inc(1);
-        for h in least..=heap_max.min(total - size) {
-            let mut next = sum.clone();
-            next.push(h as u32);
-            stack.push((next, h, size + h));
-        }
-    }
-    Ok(sums)
-}
-
 /// The quotient of the heaps `0..=heap_max` of `code`, refused first if it may not fit
 /// `budget`; with `check_total`, held against the game tree on every sum of total up to it.
 pub fn describe(
@@ -258,7 +227,7 @@ pub fn describe(
     let checked = match check_total {
         Some(total) => {
             let bar = progress_bar(positions_below(total), "sums");
-            let agreed = agrees_with_game_tree(code, &q, heap_max, total, &bar);
+            let agreed = quotient_agrees(&q, code_moves(code), heap_max, total, &bar);
             bar.finish_and_clear();
             let outcome = |p: bool| if p { "P" } else { "N" };
             let sums = agreed.map_err(|sum| QuotientReportError::Disagrees {

@@ -208,7 +208,7 @@ fn search(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::misere::brute::MisereBrute;
+    use crate::misere::brute::quotient_agrees;
     use crate::misere::sums::code_moves;
     use crate::octal::OctalCode;
 
@@ -222,23 +222,11 @@ mod tests {
     fn check_sums(
         q: &Quotient,
         moves: impl Fn(u32) -> Vec<Vec<u32>>,
-        heap_max: u32,
-        total: u32,
-    ) -> usize {
-        let mut brute = MisereBrute::new(moves);
-        let mut checked = 0;
-        let mut stack: Vec<(Vec<u32>, u32)> = vec![(Vec::new(), 1)];
-        while let Some((sum, least)) = stack.pop() {
-            let size: u32 = sum.iter().sum();
-            assert_eq!(q.is_p(&sum), brute.value(&sum, 0, 0) == 0, "{sum:?}");
-            checked += 1;
-            for h in least..=heap_max.min(total - size) {
-                let mut next = sum.clone();
-                next.push(h);
-                stack.push((next, h));
-            }
-        }
-        checked
+        heap_max: usize,
+        total: usize,
+    ) -> u64 {
+        quotient_agrees(q, moves, heap_max, total, &ProgressBar::hidden())
+            .unwrap_or_else(|sum| panic!("the sum {sum:?}"))
     }
 
     /// Misère Nim: the heaps below 4 have the quotient T2 = <a, b | a^2 = 1, b^3 = b> of
@@ -263,15 +251,10 @@ mod tests {
     /// Kayles and Dawson's Kayles: each quotient predicts every sum of total up to 20.
     #[test]
     fn octal_quotients_equal_the_game_tree() {
-        for (code, heap_max) in [("0.77", 12u32), ("0.07", 14)] {
+        for (code, heap_max) in [("0.77", 12), ("0.07", 14)] {
             let code: OctalCode = code.parse().unwrap();
-            let q = Quotient::of(
-                code_moves(&code),
-                heap_max as usize,
-                LIMIT,
-                &ProgressBar::hidden(),
-            )
-            .unwrap();
+            let q =
+                Quotient::of(code_moves(&code), heap_max, LIMIT, &ProgressBar::hidden()).unwrap();
             let checked = check_sums(&q, code_moves(&code), heap_max, 20);
             assert!(checked > 500, "{checked}");
         }
