@@ -16,8 +16,14 @@ const LIMIT: u64 = 1 << 20;
 /// Every sum of heaps of at most `heap_max` with a total of at most `total`: the quotient's
 /// outcome equals the game tree's (nimseq::misere::brute). Returns how many sums were checked.
 fn predicts_every_sum(code: &OctalCode, q: &Quotient, heap_max: usize, total: usize) -> u64 {
-    quotient_agrees(q, code_moves(code), heap_max, total, &ProgressBar::hidden())
-        .unwrap_or_else(|sum| panic!("{code}: the sum {sum:?}"))
+    quotient_agrees(
+        |s| q.is_p(s),
+        code_moves(code),
+        heap_max,
+        total,
+        &ProgressBar::hidden(),
+    )
+    .unwrap_or_else(|sum| panic!("{code}: the sum {sum:?}"))
 }
 
 fn quotient(code: &str, heap_max: usize) -> (OctalCode, Quotient) {

@@ -11,8 +11,6 @@ use std::collections::HashMap;
 
 use indicatif::ProgressBar;
 
-use super::quotient::Quotient;
-
 /// Memoised misère values of sums, for a heap game given by its moves.
 pub struct MisereBrute<F> {
     /// The heap lists one heap may become in one move.
@@ -76,11 +74,12 @@ impl<F: Fn(u32) -> Vec<Vec<u32>>> MisereBrute<F> {
     }
 }
 
-/// Every sum of heaps `1..=heap_max` with a total of at most `total`: whether `q` gives the
-/// outcome of the game tree of `moves` (which shares no code with the quotient engine).
-/// Returns how many sums agree, or the first that does not.
+/// Every sum of heaps `1..=heap_max` with a total of at most `total`: whether `is_p` (a
+/// quotient's prediction, taken as a function so this solver imports no quotient code) gives
+/// the outcome of the game tree of `moves`. Returns how many sums agree, or the first that
+/// does not.
 pub fn quotient_agrees<F: Fn(u32) -> Vec<Vec<u32>>>(
-    q: &Quotient,
+    is_p: impl Fn(&[u32]) -> bool,
     moves: F,
     heap_max: usize,
     total: usize,
@@ -91,7 +90,7 @@ pub fn quotient_agrees<F: Fn(u32) -> Vec<Vec<u32>>>(
     // Each sum once: heaps in ascending order, the next at least the last.
     let mut stack: Vec<(Vec<u32>, usize, usize)> = vec![(Vec::new(), 1, 0)];
     while let Some((sum, least, size)) = stack.pop() {
-        if q.is_p(&sum) != (tree.value(&sum, 0, 0) == 0) {
+        if is_p(&sum) != (tree.value(&sum, 0, 0) == 0) {
             return Err(sum);
         }
         sums += 1;

@@ -227,7 +227,7 @@ pub fn describe(
     let checked = match check_total {
         Some(total) => {
             let bar = progress_bar(positions_below(total), "sums");
-            let agreed = quotient_agrees(&q, code_moves(code), heap_max, total, &bar);
+            let agreed = quotient_agrees(|s| q.is_p(s), code_moves(code), heap_max, total, &bar);
             bar.finish_and_clear();
             let outcome = |p: bool| if p { "P" } else { "N" };
             let sums = agreed.map_err(|sum| QuotientReportError::Disagrees {

@@ -225,8 +225,14 @@ mod tests {
         heap_max: usize,
         total: usize,
     ) -> u64 {
-        quotient_agrees(q, moves, heap_max, total, &ProgressBar::hidden())
-            .unwrap_or_else(|sum| panic!("the sum {sum:?}"))
+        quotient_agrees(
+            |s| q.is_p(s),
+            moves,
+            heap_max,
+            total,
+            &ProgressBar::hidden(),
+        )
+        .unwrap_or_else(|sum| panic!("the sum {sum:?}"))
     }
 
     /// Misère Nim: the heaps below 4 have the quotient T2 = <a, b | a^2 = 1, b^3 = b> of
