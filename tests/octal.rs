@@ -123,7 +123,8 @@ fn fast_path_equals_the_reference() {
 }
 
 /// Every kernel clears the bits the plain one does: random values, random bitsets (up to 2^13 bits,
-/// past what registers hold, and now and then 2^17, past the offers' bytes), random rare lists,
+/// past what registers hold, and now and then 2^17; the offers' words, bytes, lanes' words and
+/// bitsets at spans up to 2^9, 2^11, 2^13 and 2^17), random rare lists,
 /// batches at every offset (fresh seed), the rare splits those of their definition; and every
 /// kernel's shifted clear (three-heap splits) the bits its definition does, widths 1 to 128.
 fn kernels_clear_the_same_bits() {

@@ -242,39 +242,63 @@ fn swap_bits(block: &mut [u64; BLOCK], s: u32) {
 }
 
 /// A batch's options from the splits with a rare part: a mark for each value of each of its
-/// [`BATCH`] sizes, open until the value is offered. An offer is a plain store, which waits on
-/// nothing: a bit's clear reads its word first, and the clears of one word (most of them, where
-/// values are few) wait for each other. The marks are packed into bitsets once the batch is
-/// done. A mark is a 32-bit word while a batch's marks fit in 32 KiB (span up to
-/// [`Offers::WORD_SPAN`]), a byte up to [`Offers::BYTE_SPAN`]; past it (games whose values
-/// grow), the lanes are bitsets from the start: bytes would take 8 times the memory.
+/// [`BATCH`] sizes, open until the value is offered. While a batch's marks fit in 32 KiB (a
+/// core's L1 on Zen 3), an offer is a plain store, which waits on nothing: a bit's clear reads
+/// its word first, and the clears of one word (most of them, where values are few) wait for
+/// each other. The marks are packed into bitsets once the batch is done. A mark is a 32-bit
+/// word up to [`Offers::WORD_SPAN`], a byte up to [`Offers::BYTE_SPAN`]; then, up to
+/// [`Offers::LANE_SPAN`], one 16-bit word per value holds the 16 lanes' marks (an offer sets
+/// its lane's bit), 8 KiB at a span of 4,096 where bytes took 64 KiB; past it (games whose
+/// values grow) the lanes are bitsets from the start.
 ///
 /// Why words first: on Zen 3 a random store of a byte costs more than one of a 32-bit word
 /// (0.61 ns against 0.49 ns, 2026-12-07, a C model storing within 8 KiB and 32 KiB), and
 /// with words Officers (span 512) ran about 9% faster, Grundy's game (256) 8%; at 0.007's span
-/// of 2,048 they (128 KiB a set, past the core's L1) made it 5% slower than bytes.
+/// of 2,048 they (128 KiB a set, past the core's L1) made it 5% slower than bytes. Why the
+/// lanes' words past 2,048 (Zen 3, 2026-12-07): 0.1325 to 2^19 (span 4,096) took 20% less CPU
+/// than with bytes (57.6 and 58.0 s against 71.8 and 72.6 s); at 2,048, where bytes still fit
+/// in L1, they gained nothing clear (0.007 to 2^20: 30.9 and 31.0 s against 29.4 and 35.6 s,
+/// 0.004 to 2^17 the same), and at 512 (Officers) they lost 4 to 18%.
 #[derive(Default)]
 pub struct Offers {
     /// Lane `l`'s word of value `v` at `l * span + v`, within the word span.
     words: Vec<u32>,
     /// Lane `l`'s byte of value `v` at `l * span + v`, within the byte span.
     bytes: Vec<u8>,
+    /// Lane `l`'s mark of value `v` at bit `l` of `lanes[v]`, set once offered, within the
+    /// lane span.
+    lanes: Vec<u16>,
     /// Lane `l`'s bit of value `v` at bit `l * span + v`, past it.
     bits: Vec<u64>,
     span: usize,
 }
+
+// A lane's mark is one bit of a value's 16-bit word.
+const _: () = assert!(BATCH == u16::BITS as usize);
 
 /// How [`Offers`] holds its marks, by the span.
 #[derive(Clone, Copy)]
 enum Tier {
     Words,
     Bytes,
+    Lanes,
     Bits,
 }
 
-/// A value's mark in [`Offers`]: [`Mark::OPEN`] until offered, then zero.
-trait Mark: Copy + Default + PartialEq {
+/// A value's mark in [`Offers`]: [`Mark::OPEN`] until offered. A byte or a word marks one
+/// lane's value (each lane has its own span of marks); a 16-bit word marks one value in every
+/// lane, a bit each.
+trait Mark: Copy + PartialEq {
+    /// Nothing offered.
     const OPEN: Self;
+    /// Whether each lane has its own span of marks.
+    const PER_LANE: bool;
+
+    /// Records lane `lane`'s offer.
+    fn offer(&mut self, lane: usize);
+
+    /// Whether lane `lane`'s offer is recorded.
+    fn offered(self, lane: usize) -> bool;
 
     /// [`Offers::clear_offered`] from these marks, a vector of them a step.
     ///
@@ -286,6 +310,16 @@ trait Mark: Copy + Default + PartialEq {
 
 impl Mark for u8 {
     const OPEN: Self = 1;
+    const PER_LANE: bool = true;
+
+    #[inline(always)]
+    fn offer(&mut self, _lane: usize) {
+        *self = 0;
+    }
+
+    fn offered(self, _lane: usize) -> bool {
+        self != Self::OPEN
+    }
 
     #[cfg(target_arch = "x86_64")]
     unsafe fn clear_offered_avx2(marks: &[Self], open: &mut [u64]) {
@@ -296,6 +330,16 @@ impl Mark for u8 {
 
 impl Mark for u32 {
     const OPEN: Self = 1;
+    const PER_LANE: bool = true;
+
+    #[inline(always)]
+    fn offer(&mut self, _lane: usize) {
+        *self = 0;
+    }
+
+    fn offered(self, _lane: usize) -> bool {
+        self != Self::OPEN
+    }
 
     #[cfg(target_arch = "x86_64")]
     unsafe fn clear_offered_avx2(marks: &[Self], open: &mut [u64]) {
@@ -304,17 +348,45 @@ impl Mark for u32 {
     }
 }
 
+impl Mark for u16 {
+    const OPEN: Self = 0;
+    const PER_LANE: bool = false;
+
+    #[inline(always)]
+    fn offer(&mut self, lane: usize) {
+        *self |= 1 << lane;
+    }
+
+    fn offered(self, lane: usize) -> bool {
+        self >> lane & 1 != 0
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    unsafe fn clear_offered_avx2(marks: &[Self], open: &mut [u64]) {
+        // SAFETY: by the caller's guarantee.
+        unsafe { clear_offered_lanes_avx2(marks, open) }
+    }
+}
+
+/// How many marks of type `T` a batch holds at `span`.
+fn marks_len<T: Mark>(span: usize) -> usize {
+    if T::PER_LANE { BATCH * span } else { span }
+}
+
 impl Offers {
     /// The widest span held in words: 32 KiB for the batch.
     pub const WORD_SPAN: usize = 1 << 9;
-    /// The widest span held in bytes: 1 MiB for the batch.
-    pub const BYTE_SPAN: usize = 1 << 16;
+    /// The widest span held in bytes: 32 KiB for the batch.
+    pub const BYTE_SPAN: usize = 1 << 11;
+    /// The widest span held in the lanes' words: 128 KiB for the batch.
+    pub const LANE_SPAN: usize = 1 << 16;
 
     /// How the marks are held at this span.
     fn tier(&self) -> Tier {
         match self.span {
             span if span <= Self::WORD_SPAN => Tier::Words,
             span if span <= Self::BYTE_SPAN => Tier::Bytes,
+            span if span <= Self::LANE_SPAN => Tier::Lanes,
             _ => Tier::Bits,
         }
     }
@@ -326,9 +398,11 @@ impl Offers {
         self.words.clear();
         self.bytes.clear();
         self.bits.clear();
+        self.lanes.clear();
         match self.tier() {
-            Tier::Words => self.words.resize(BATCH * span, u32::OPEN),
-            Tier::Bytes => self.bytes.resize(BATCH * span, u8::OPEN),
+            Tier::Words => self.words.resize(marks_len::<u32>(span), u32::OPEN),
+            Tier::Bytes => self.bytes.resize(marks_len::<u8>(span), u8::OPEN),
+            Tier::Lanes => self.lanes.resize(marks_len::<u16>(span), u16::OPEN),
             Tier::Bits => self.bits.resize(BATCH * span / 64, !0),
         }
     }
@@ -346,6 +420,7 @@ impl Offers {
         match self.tier() {
             Tier::Words => clear_offered_marks(&self.words, open),
             Tier::Bytes => clear_offered_marks(&self.bytes, open),
+            Tier::Lanes => clear_offered_marks(&self.lanes, open),
             Tier::Bits => {
                 for (word, bits) in open.iter_mut().zip(&self.bits) {
                     *word &= bits;
@@ -354,17 +429,14 @@ impl Offers {
         }
     }
 
-    /// [`Kernel::offer_rare`] into the words, the bytes or the bits, whichever the span holds.
+    /// [`Kernel::offer_rare`] into the marks or the bits, whichever the span holds.
     #[inline(always)]
     fn offer_rare_marks(&mut self, g: &[u32], pos: &[u32], val: &[u32], base: usize) {
         let span = self.span;
         match self.tier() {
-            Tier::Words => {
-                offer_rare_into(&mut self.words[..BATCH * span], span, g, pos, val, base)
-            }
-            Tier::Bytes => {
-                offer_rare_into(&mut self.bytes[..BATCH * span], span, g, pos, val, base)
-            }
+            Tier::Words => offer_rare_into(&mut self.words, span, g, pos, val, base),
+            Tier::Bytes => offer_rare_into(&mut self.bytes, span, g, pos, val, base),
+            Tier::Lanes => offer_rare_into(&mut self.lanes, span, g, pos, val, base),
             Tier::Bits => {
                 let words = span / 64;
                 for (&s, &v) in pos.iter().zip(val) {
@@ -390,11 +462,18 @@ fn clear_offered_marks<T: Mark>(marks: &[T], open: &mut [u64]) {
 
 /// [`Offers::clear_offered`] from marks, one at a time.
 fn clear_offered_plain<T: Mark>(marks: &[T], open: &mut [u64]) {
-    for (word, marks) in open.iter_mut().zip(marks.chunks_exact(64)) {
-        let offered = marks
+    let words = open.len() / BATCH;
+    for (i, word) in open.iter_mut().enumerate() {
+        let lane = i / words;
+        // Lane `lane`'s values `64 * (i % words)..` and on: word `i` of the lanes' marks laid
+        // one after the other, or word `i % words` of the marks every lane shares.
+        let at = if T::PER_LANE { i } else { i % words };
+        let offered = marks[64 * at..][..64]
             .iter()
             .enumerate()
-            .fold(0, |offered, (k, &m)| offered | u64::from(m != T::OPEN) << k);
+            .fold(0, |offered, (k, &m)| {
+                offered | u64::from(m.offered(lane)) << k
+            });
         *word &= !offered;
     }
 }
@@ -451,9 +530,9 @@ fn offer_rare_avx2(offers: &mut Offers, g: &[u32], pos: &[u32], val: &[u32], bas
     offers.offer_rare_marks(g, pos, val, base);
 }
 
-/// [`Kernel::offer_rare`] into `marks` (lane `l`'s value `v` at `l * span + v`): for a rare
-/// part whose 16 partners all lie within `g`, the lanes' indices in one vector operation each
-/// (the AVX2 and AVX-512 clones), then 16 stores.
+/// [`Kernel::offer_rare`] into `marks` (lane `l`'s value `v` at `l * span + v`, or at `v` where
+/// a mark holds every lane's): for a rare part whose 16 partners all lie within `g`, the lanes'
+/// indices in one vector operation each (the AVX2 and AVX-512 clones), then 16 stores.
 #[inline(always)]
 fn offer_rare_into<T: Mark>(
     marks: &mut [T],
@@ -463,9 +542,11 @@ fn offer_rare_into<T: Mark>(
     val: &[u32],
     base: usize,
 ) {
-    // Indices fit 32 bits: there are `BATCH * BYTE_SPAN` marks at most.
+    // Indices fit 32 bits: a batch holds `BATCH * BYTE_SPAN` (or `LANE_SPAN`) marks at most.
     let low = span as u32 - 1;
-    let lane_at: [u32; BATCH] = std::array::from_fn(|l| (l * span) as u32);
+    let marks = &mut marks[..marks_len::<T>(span)];
+    let lane_at: [u32; BATCH] =
+        std::array::from_fn(|l| if T::PER_LANE { l * span } else { 0 } as u32);
     for (&s, &v) in pos.iter().zip(val) {
         let s = s as usize;
         // Lanes whose partner `base + l - s` is at least 1.
@@ -476,15 +557,57 @@ fn offer_rare_into<T: Mark>(
         }
         if from > 0 {
             for l in from..BATCH {
-                marks[l * span + ((v ^ g[base + l - s]) & low) as usize] = T::default();
+                marks[lane_at[l] as usize + ((v ^ g[base + l - s]) & low) as usize].offer(l);
             }
             continue;
         }
         let partners: &[u32; BATCH] = g[base - s..][..BATCH].try_into().expect("a batch");
         let at: [u32; BATCH] = std::array::from_fn(|l| lane_at[l] + ((v ^ partners[l]) & low));
-        for i in at {
-            // SAFETY: `i < BATCH * span`, within `marks`: the value is masked below `span`.
-            unsafe { *marks.get_unchecked_mut(i as usize) = T::default() };
+        for (l, i) in at.into_iter().enumerate() {
+            // SAFETY: `i < marks_len(span)`, within `marks`: the value is masked below `span`.
+            unsafe { marks.get_unchecked_mut(i as usize).offer(l) };
+        }
+    }
+}
+
+/// [`Offers::clear_offered`] from the lanes' words: 32 of them split into their low bytes
+/// (lanes 0 to 7) and high bytes, each lane's bit moved to the top of each byte and gathered
+/// by a byte mask.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn clear_offered_lanes_avx2(marks: &[u16], open: &mut [u64]) {
+    use std::arch::x86_64::*;
+    let words = marks.len() / 64;
+    let low_bytes = _mm256_set1_epi16(0xff);
+    for (w, chunk) in marks.chunks_exact(64).enumerate() {
+        let mut offered = [0u64; BATCH];
+        for half in 0..2 {
+            // SAFETY: `chunk` holds 64 marks.
+            let (a, b) = unsafe {
+                (
+                    _mm256_loadu_si256(chunk.as_ptr().add(32 * half).cast()),
+                    _mm256_loadu_si256(chunk.as_ptr().add(32 * half + 16).cast()),
+                )
+            };
+            // The packs interleave the two registers' halves; the permutes put them in order.
+            let lo = _mm256_permute4x64_epi64::<0b11_01_10_00>(_mm256_packus_epi16(
+                _mm256_and_si256(a, low_bytes),
+                _mm256_and_si256(b, low_bytes),
+            ));
+            let hi = _mm256_permute4x64_epi64::<0b11_01_10_00>(_mm256_packus_epi16(
+                _mm256_srli_epi16::<8>(a),
+                _mm256_srli_epi16::<8>(b),
+            ));
+            for l in 0..8 {
+                let shift = _mm_cvtsi32_si128(7 - l as i32);
+                let low = _mm256_movemask_epi8(_mm256_sll_epi16(lo, shift)) as u32;
+                let high = _mm256_movemask_epi8(_mm256_sll_epi16(hi, shift)) as u32;
+                offered[l] |= u64::from(low) << (32 * half);
+                offered[l + 8] |= u64::from(high) << (32 * half);
+            }
+        }
+        for (l, offered) in offered.into_iter().enumerate() {
+            open[l * words + w] &= !offered;
         }
     }
 }
@@ -873,34 +996,40 @@ mod tests {
     use super::*;
     use rand::Rng;
 
-    /// The packers of the marks into bitsets, the AVX2 ones (where the CPU has it) against the
-    /// plain one, on random marks of both widths: the kernels' tests reach the plain one only
-    /// on CPUs without AVX2.
+    /// The packers of the marks into bitsets, the AVX2 ones (where the CPU has it) and the
+    /// plain one, against the marks' definition, on random marks of each kind: the kernels'
+    /// tests reach the plain one only on CPUs without AVX2.
     #[test]
     fn marks_pack_alike() {
         fn check<T: Mark>(marks: &[T], open: &[u64]) {
+            // Each mark by its definition: lane `l`'s offer of value `v` clears its bit.
+            let words = open.len() / BATCH;
+            let mut defined = open.to_vec();
+            for (i, &m) in marks.iter().enumerate() {
+                if T::PER_LANE {
+                    // The lanes' marks one after the other, as their bitsets.
+                    if m.offered(0) {
+                        defined[i / 64] &= !(1 << (i % 64));
+                    }
+                    continue;
+                }
+                for l in (0..BATCH).filter(|&l| m.offered(l)) {
+                    defined[l * words + i / 64] &= !(1 << (i % 64));
+                }
+            }
             let mut plain = open.to_vec();
             clear_offered_plain(marks, &mut plain);
-            // Each mark by its definition: offered clears its bit.
-            let mut defined = open.to_vec();
-            for (v, _) in marks.iter().enumerate().filter(|(_, m)| **m != T::OPEN) {
-                defined[v / 64] &= !(1 << (v % 64));
-            }
             assert_eq!(plain, defined);
-            #[cfg(target_arch = "x86_64")]
-            if has_avx2() {
-                let mut fast = open.to_vec();
-                // SAFETY: the CPU has AVX2.
-                unsafe { T::clear_offered_avx2(marks, &mut fast) };
-                assert_eq!(fast, plain);
-            }
+            let mut fast = open.to_vec();
+            clear_offered_marks(marks, &mut fast);
+            assert_eq!(fast, defined);
         }
         let mut rng = rand::rng();
         for _ in 0..100 {
             let words = rng.random_range(1..20);
-            let open: Vec<u64> = (0..words).map(|_| rng.random()).collect();
+            let open: Vec<u64> = (0..BATCH * words).map(|_| rng.random()).collect();
             let offered = rng.random_range(0.0..1.0);
-            let marks: Vec<u32> = (0..64 * words)
+            let marks: Vec<u32> = (0..BATCH * 64 * words)
                 .map(|_| {
                     if rng.random_bool(offered) {
                         0
@@ -910,8 +1039,12 @@ mod tests {
                 })
                 .collect();
             let bytes: Vec<u8> = marks.iter().map(|&m| m as u8).collect();
+            let lanes: Vec<u16> = (0..64 * words)
+                .map(|_| (0..BATCH).fold(0, |m, l| m | u16::from(rng.random_bool(offered)) << l))
+                .collect();
             check(&marks, &open);
             check(&bytes, &open);
+            check(&lanes, &open);
         }
     }
 }
