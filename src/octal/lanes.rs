@@ -308,45 +308,33 @@ trait Mark: Copy + PartialEq {
     unsafe fn clear_offered_avx2(marks: &[Self], open: &mut [u64]);
 }
 
-impl Mark for u8 {
-    const OPEN: Self = 1;
-    const PER_LANE: bool = true;
+/// A mark of one lane's value: [`Mark::OPEN`] until offered, then zero; packed by `$avx2`.
+macro_rules! lane_value_mark {
+    ($t:ty, $avx2:ident) => {
+        impl Mark for $t {
+            const OPEN: Self = 1;
+            const PER_LANE: bool = true;
 
-    #[inline(always)]
-    fn offer(&mut self, _lane: usize) {
-        *self = 0;
-    }
+            #[inline(always)]
+            fn offer(&mut self, _lane: usize) {
+                *self = 0;
+            }
 
-    fn offered(self, _lane: usize) -> bool {
-        self != Self::OPEN
-    }
+            fn offered(self, _lane: usize) -> bool {
+                self != Self::OPEN
+            }
 
-    #[cfg(target_arch = "x86_64")]
-    unsafe fn clear_offered_avx2(marks: &[Self], open: &mut [u64]) {
-        // SAFETY: by the caller's guarantee.
-        unsafe { clear_offered_bytes_avx2(marks, open) }
-    }
+            #[cfg(target_arch = "x86_64")]
+            unsafe fn clear_offered_avx2(marks: &[Self], open: &mut [u64]) {
+                // SAFETY: by the caller's guarantee.
+                unsafe { $avx2(marks, open) }
+            }
+        }
+    };
 }
 
-impl Mark for u32 {
-    const OPEN: Self = 1;
-    const PER_LANE: bool = true;
-
-    #[inline(always)]
-    fn offer(&mut self, _lane: usize) {
-        *self = 0;
-    }
-
-    fn offered(self, _lane: usize) -> bool {
-        self != Self::OPEN
-    }
-
-    #[cfg(target_arch = "x86_64")]
-    unsafe fn clear_offered_avx2(marks: &[Self], open: &mut [u64]) {
-        // SAFETY: by the caller's guarantee.
-        unsafe { clear_offered_words_avx2(marks, open) }
-    }
-}
+lane_value_mark!(u8, clear_offered_bytes_avx2);
+lane_value_mark!(u32, clear_offered_words_avx2);
 
 impl Mark for u16 {
     const OPEN: Self = 0;
