@@ -255,10 +255,11 @@ fn swap_bits(block: &mut [u64; BLOCK], s: u32) {
 /// (0.61 ns against 0.49 ns, 2026-12-07, a C model storing within 8 KiB and 32 KiB), and
 /// with words Officers (span 512) ran about 9% faster, Grundy's game (256) 8%; at 0.007's span
 /// of 2,048 they (128 KiB a set, past the core's L1) made it 5% slower than bytes. Why the
-/// lanes' words past 2,048 (Zen 3, 2026-12-07): 0.1325 to 2^19 (span 4,096) took 20% less CPU
-/// than with bytes (57.6 and 58.0 s against 71.8 and 72.6 s); at 2,048, where bytes still fit
-/// in L1, they gained nothing clear (0.007 to 2^20: 30.9 and 31.0 s against 29.4 and 35.6 s,
-/// 0.004 to 2^17 the same), and at 512 (Officers) they lost 4 to 18%.
+/// lanes' words past 2,048 (Zen 3, 2026-12-07): 0.1325 to 2^19 (span 4,096) took 10-25% less
+/// CPU than with bytes (58.0 and 59.0 s against 76.8 and 66.7 s, alternating in one run; more
+/// runs in BENCHMARKS.md); at 2,048, where bytes still fit in L1, they gained nothing clear
+/// (0.007 to 2^20: 30.9 and 31.0 s against 29.4 and 35.6 s, 0.004 to 2^17 the same), and at
+/// 512 (Officers) they lost 4 to 18%.
 #[derive(Default)]
 pub struct Offers {
     /// Lane `l`'s word of value `v` at `l * span + v`, within the word span.
