@@ -243,7 +243,8 @@ mod tests {
         assert_eq!((q.order(), q.p_portion(), q.tame), (6, 2, true));
         assert_eq!(q.presentation.heaps, ["1", "a", "b", "ab"]);
         assert_eq!(q.presentation.relations, ["a^2 = 1", "b^3 = b"]);
-        assert!(check_sums(&q, nim, 3, 14) > 100);
+        // Every sum: the partitions of 0..=14 into parts of at most 3.
+        assert_eq!(check_sums(&q, nim, 3, 14), 147);
         let q = Quotient::of(nim, 1, LIMIT, &ProgressBar::hidden()).unwrap();
         assert_eq!((q.order(), q.p_portion(), q.tame), (2, 1, true));
         // T_k has order 2^k + 2 from k = 2 on, and two P-positions.
@@ -257,12 +258,13 @@ mod tests {
     /// Kayles and Dawson's Kayles: each quotient predicts every sum of total up to 20.
     #[test]
     fn octal_quotients_equal_the_game_tree() {
-        for (code, heap_max) in [("0.77", 12), ("0.07", 14)] {
+        // `sums`: the partitions of 0..=20 into parts of at most `heap_max`, each checked.
+        for (code, heap_max, sums) in [("0.77", 12, 2594), ("0.07", 14, 2669)] {
             let code: OctalCode = code.parse().unwrap();
             let q =
                 Quotient::of(code_moves(&code), heap_max, LIMIT, &ProgressBar::hidden()).unwrap();
             let checked = check_sums(&q, code_moves(&code), heap_max, 20);
-            assert!(checked > 500, "{checked}");
+            assert_eq!(checked, sums, "{code}");
         }
     }
 }
