@@ -19,7 +19,7 @@ use crate::kcross::reference::{self, Reference};
 use crate::kcross::sequences::{Backend as KcrossBackend, Boards, Solver, strips};
 use crate::kcross::table::{RAW_RULES_ENGINE, TableError};
 use crate::memory::Budget;
-use crate::octal::{OctalCode, scan::Backend as OctalBackend, seq::OctalError};
+use crate::octal::{OctalCode, scan::Device as OctalDevice, seq::OctalError};
 use crate::output::scan::ScanOutput;
 use crate::subtraction::SetFilter;
 use crate::subtraction::gpu::{GpuStats, GpuTuning, SubtractionGpu, WARP};
@@ -251,17 +251,18 @@ pub fn time_spiders(
     })
 }
 
-/// The rows of `codes` to `n_max` on `backend` (a scan's work: each code stops where its
-/// period is certified), timed; the checksum line is each code's checksum of `G(0..n_max)`.
+/// The rows of `codes` to `n_max` on `device`, timed: a scan's work with every code solved
+/// (none copied from a code of the same game), each stopping where its period is certified;
+/// the checksum line is each code's checksum of `G(0..n_max)`.
 pub fn time_octal(
     codes: &[OctalCode],
     n_max: usize,
-    backend: &OctalBackend<'_>,
+    device: &OctalDevice<'_>,
     budget: Budget,
     label: &str,
 ) -> Result<BenchRow, OctalError> {
     let start = Instant::now();
-    let rows = backend.solve(codes, n_max, budget, &ProgressBar::hidden())?;
+    let rows = device.solve(codes, n_max, budget, &ProgressBar::hidden())?;
     let seconds = start.elapsed().as_secs_f64();
     let line: Vec<String> = rows
         .iter()

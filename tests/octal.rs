@@ -3,11 +3,12 @@
 
 use indicatif::ProgressBar;
 use nimseq::memory::Budget;
+use nimseq::octal::canonical::canonical;
 use nimseq::octal::fast::{Engine, EngineError};
 use nimseq::octal::gpu::{HOST_BYTES_PER_VALUE, KernelLimits, OctalGpu};
 use nimseq::octal::lanes::{BATCH, Kernel, Offers};
 use nimseq::octal::row::{self, OctalRow, ScanBackend};
-use nimseq::octal::scan::{self, Backend, ScanOptions};
+use nimseq::octal::scan::{self, Backend, Device, ScanOptions};
 use nimseq::octal::seq::{OctalError, Reach, certify_prefix, checksum, describe};
 use nimseq::octal::{OctalCode, reference};
 use nimseq::output::scan::ScanOutput;
@@ -65,7 +66,10 @@ fn auto_calibrates_octal_scans_worth_it() {
         budget: Budget::UNLIMITED,
     };
     let (backend, why) = Backend::faster(&opts(2, 4096), OctalGpu::new(ctx).unwrap()).unwrap();
-    assert!(matches!(backend, Backend::Cpu(ScanBackend::Cpu)), "{why}");
+    assert!(
+        matches!(backend.device, Device::Cpu(ScanBackend::Cpu)),
+        "{why}"
+    );
     assert!(why.contains("small scan"), "{why}");
     // 448 codes to 9,500: worth a calibration, on every code to 1,187.
     let (_, why) = Backend::faster(&opts(3, 9500), OctalGpu::new(ctx).unwrap()).unwrap();
@@ -784,6 +788,43 @@ fn scan_rows_agree_across_backends() {
     );
 }
 
+/// A code and its canonical code are the same game: equal values (the reference's) and, as
+/// the scan copies them, equal rows but for the code. Random codes (fresh seed) of 1 to 6
+/// hexadecimal digits, any first digit, a `!` now and then, and mostly odd digits (the moves
+/// the rule may drop); how many differ from their canonical code is checked to be some.
+fn same_games_have_the_same_values() {
+    let seed = fresh_seed();
+    let mut rng = StdRng::seed_from_u64(seed);
+    let mut changed = 0;
+    for _ in 0..300 {
+        let mut text = String::from(["0", "4", "8", "C"][rng.random_range(0..4)]);
+        text.push('.');
+        let digits = rng.random_range(1..=6);
+        for i in 0..digits {
+            let low = if i + 1 == digits { 1 } else { 0 };
+            let d: u32 = rng.random_range(low..16) | u32::from(rng.random_bool(0.7));
+            text.push(char::from_digit(d, 16).unwrap());
+            if d >= 4 && rng.random_bool(0.1) {
+                text.push('!');
+            }
+        }
+        let code: OctalCode = text.parse().unwrap();
+        let same = canonical(&code);
+        changed += usize::from(same != code);
+        let n = if code.max_heaps() > 2 { 120 } else { 400 };
+        assert_eq!(
+            reference::values(&same, n),
+            reference::values(&code, n),
+            "{code} and {same} (seed {seed})"
+        );
+        let rows = [&code, &same].map(|c| row::solve(c, n, ScanBackend::Cpu, Budget::UNLIMITED));
+        let [mut got, want] = rows.map(Result::unwrap);
+        got.code = want.code.clone();
+        assert_eq!(got, want, "{code} and {same} (seed {seed})");
+    }
+    assert!(changed > 30, "{changed} of 300 codes changed (seed {seed})");
+}
+
 /// The GPU path's rows equal the CPU path's: every code of one and two digits (and 4.d1, which
 /// splits without taking, and three codes past octal, handed to the CPU) to n = 2000, random codes of three and four digits (fresh seed), a
 /// call in parts when the budget holds few codes, the hand-over to the CPU of codes whose
@@ -1126,6 +1167,7 @@ trials!(
     gpu_rows_equal_cpu_rows,
     auto_calibrates_octal_scans_worth_it,
     scan_rows_agree_across_backends,
+    same_games_have_the_same_values,
     scan_shards_and_resume,
     fast_path_equals_the_reference,
     kernels_clear_the_same_bits,

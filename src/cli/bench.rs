@@ -18,7 +18,7 @@ use nimseq::kcross::sequences::{self, Backend as KcrossBackend};
 use nimseq::octal;
 use nimseq::octal::gpu::OctalGpu;
 use nimseq::octal::row::ScanBackend;
-use nimseq::octal::scan::Backend as OctalBackend;
+use nimseq::octal::scan::Device as OctalDevice;
 use nimseq::subtraction::SetFilter;
 use nimseq::subtraction::gpu::SubtractionGpu;
 use nimseq::subtraction::scan::Backend;
@@ -69,7 +69,7 @@ pub fn run(command: BenchCommand) -> Result<()> {
             eprintln!("timing {} octal code(s) to n = {n_max}", codes.len());
             let gpu = bench_gpu(args.runs.no_gpu);
             let kernel = gpu.as_ref().map(OctalGpu::new).transpose()?;
-            let gpu_backend = kernel.map(OctalBackend::Gpu);
+            let gpu_backend = kernel.map(OctalDevice::Gpu);
             let peer = args.peer.as_deref();
             let rows = compare(
                 &args.runs,
@@ -83,14 +83,14 @@ pub fn run(command: BenchCommand) -> Result<()> {
                             time_ogsolve(peer, &codes, n_max).context("running the peer")?
                         }
                         (Timed::Reference, _) => {
-                            let backend = OctalBackend::Cpu(ScanBackend::Reference);
+                            let backend = OctalDevice::Cpu(ScanBackend::Reference);
                             time_octal(&codes, n_max, &backend, budget, label)?
                         }
                         (Timed::Gpu, Some(backend)) => {
                             time_octal(&codes, n_max, backend, budget, label)?
                         }
                         _ => {
-                            let backend = OctalBackend::Cpu(ScanBackend::Cpu);
+                            let backend = OctalDevice::Cpu(ScanBackend::Cpu);
                             time_octal(&codes, n_max, &backend, budget, label)?
                         }
                     })

@@ -133,6 +133,18 @@ impl OctalCode {
         }
     }
 
+    /// This code without the move that takes `k` tokens and leaves nothing (bit 0 of digit
+    /// `k`), if it has that move and keeps its last digit without it (`t` unchanged).
+    pub fn without_taking_all(&self, k: usize) -> Option<OctalCode> {
+        let d = *self.digits.get(k)?;
+        if k == 0 || d & 1 == 0 || (k == self.t() && d == 1) {
+            return None;
+        }
+        let mut code = self.clone();
+        code.digits[k] = d & !1;
+        Some(code)
+    }
+
     /// The indices of the digits with a 4-bit (the moves that leave two heaps).
     pub fn split_indices(&self) -> Vec<usize> {
         (0..self.digits.len())

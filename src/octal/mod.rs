@@ -2,6 +2,7 @@
 //! subtraction games belong to.
 //!
 //! * [`code`]: codes as typed, checked: octal, hexadecimal, with `!` (Grundy's game, `4!.0`).
+//! * [`canonical`]: the least code that is the same game, whose row a scan copies.
 //! * [`reference`](mod@reference): the rule with every option listed, O(n^2): the oracle.
 //! * [`fast`]: the rare/common split, exact for any split and fast for a good one.
 //! * [`gpu`]: the scan's codes in lock-step on the GPU, one workgroup each.
@@ -17,6 +18,7 @@
 //! * [`seq`]: one code in full: values, P-positions, the certified period (Guy-Smith window),
 //!   the ogsolve-compatible checksum, the split's figures.
 
+pub mod canonical;
 pub mod code;
 pub mod fast;
 pub mod gpu;

@@ -5,13 +5,16 @@
 //! Rows go out chunk by chunk, resumable, in shards, through the driver `sub scan` uses
 //! ([`crate::output::scan`]); a sample of the GPU's rows is re-checked on the CPU path.
 
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::fmt;
 use std::io;
+use std::sync::Mutex;
 
 use indicatif::ProgressBar;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
+use super::canonical::canonical;
 use super::code::OctalCode;
 use super::gpu::OctalGpu;
 use super::row::{COLUMNS, OctalRow, ScanBackend, solve_shared};
@@ -61,11 +64,63 @@ pub fn parse_d0(text: &str) -> Result<u8, String> {
 pub const N_MAX_RANGE: std::ops::RangeInclusive<u64> = 1..=1 << 24;
 
 /// What computes a scan's rows.
-pub enum Backend<'c> {
+pub enum Device<'c> {
     /// One code a thread.
     Cpu(ScanBackend),
     /// Many codes in lock-step on the GPU.
     Gpu(OctalGpu<'c>),
+}
+
+/// A scan's device, and the rows it solved lately: the fast paths solve one code of each
+/// set that is the same game ([`canonical`]) and copy its row to the others; the reference,
+/// the oracle, solves every code itself.
+pub struct Backend<'c> {
+    pub device: Device<'c>,
+    recent: Mutex<Recent>,
+}
+
+impl<'c> From<Device<'c>> for Backend<'c> {
+    fn from(device: Device<'c>) -> Self {
+        Backend {
+            device,
+            recent: Mutex::default(),
+        }
+    }
+}
+
+/// Canonical codes whose rows a backend keeps: every code of 5 octal digits (28,672), some
+/// 10 MB. A code's canonical code comes before it in a scan, most often a few codes before.
+const RECENT_ROWS: usize = 1 << 15;
+
+/// The rows of the last [`RECENT_ROWS`] canonical codes solved, all to one `n_max`.
+#[derive(Default)]
+struct Recent {
+    n_max: usize,
+    rows: HashMap<OctalCode, OctalRow>,
+    order: VecDeque<OctalCode>,
+}
+
+impl Recent {
+    /// The rows kept for `n_max`: none kept for another length.
+    fn to(&mut self, n_max: usize) -> &mut Self {
+        if self.n_max != n_max {
+            *self = Recent {
+                n_max,
+                ..Recent::default()
+            };
+        }
+        self
+    }
+
+    fn keep(&mut self, code: OctalCode, row: OctalRow) {
+        if self.rows.insert(code.clone(), row).is_none() {
+            self.order.push_back(code);
+        }
+        if self.order.len() > RECENT_ROWS {
+            let oldest = self.order.pop_front().expect("more rows than the bound");
+            self.rows.remove(&oldest);
+        }
+    }
 }
 
 /// Codes the GPU takes in one call: more than a large card holds at once (an H200's 132
@@ -78,17 +133,10 @@ pub const GPU_CODES_PER_CALL: u64 = 4096;
 /// the other threads idle at the end of the call.
 const CPU_CODES_PER_THREAD: u64 = 8;
 
-impl Backend<'_> {
-    pub fn name(&self) -> &'static str {
-        match self {
-            Backend::Cpu(ScanBackend::Reference) => "reference",
-            Backend::Cpu(ScanBackend::Cpu) => "cpu",
-            Backend::Gpu(_) => "gpu",
-        }
-    }
-
+impl Device<'_> {
     /// The rows of `codes` to `n_max`, in order, the GPU's host copies within `budget`; the
-    /// GPU says in the message of `progress` how far its rounds got.
+    /// GPU says in the message of `progress` how far its rounds got. Every code is solved
+    /// itself (what `nimseq bench` times).
     pub fn solve(
         &self,
         codes: &[OctalCode],
@@ -97,41 +145,107 @@ impl Backend<'_> {
         progress: &ProgressBar,
     ) -> Result<Vec<OctalRow>, OctalError> {
         match self {
-            Backend::Cpu(solver) => {
+            Device::Cpu(solver) => {
                 let threads = rayon::current_num_threads();
                 codes
                     .par_iter()
                     .map(|code| solve_shared(code, n_max, *solver, budget, threads))
                     .collect()
             }
-            Backend::Gpu(gpu) => gpu.solve(codes, n_max, budget, progress),
+            Device::Gpu(gpu) => gpu.solve(codes, n_max, budget, progress),
         }
+    }
+}
+
+impl Backend<'_> {
+    pub fn name(&self) -> &'static str {
+        match self.device {
+            Device::Cpu(ScanBackend::Reference) => "reference",
+            Device::Cpu(ScanBackend::Cpu) => "cpu",
+            Device::Gpu(_) => "gpu",
+        }
+    }
+
+    /// The rows of `codes` to `n_max`, in order (see [`Device::solve`]). The fast paths
+    /// solve only the canonical codes whose rows they do not keep, and keep them.
+    pub fn solve(
+        &self,
+        codes: &[OctalCode],
+        n_max: usize,
+        budget: Budget,
+        progress: &ProgressBar,
+    ) -> Result<Vec<OctalRow>, OctalError> {
+        if let Device::Cpu(ScanBackend::Reference) = self.device {
+            return self.device.solve(codes, n_max, budget, progress);
+        }
+        let images: Vec<OctalCode> = codes.par_iter().map(canonical).collect();
+        let wanted: Vec<OctalCode> = {
+            let mut recent = self
+                .recent
+                .lock()
+                .expect("no thread panicked holding the rows");
+            let kept = &recent.to(n_max).rows;
+            let mut seen = HashSet::new();
+            images
+                .iter()
+                .filter(|image| !kept.contains_key(*image) && seen.insert(*image))
+                .cloned()
+                .collect()
+        };
+        let solved = self.device.solve(&wanted, n_max, budget, progress)?;
+        let mut recent = self
+            .recent
+            .lock()
+            .expect("no thread panicked holding the rows");
+        let recent = recent.to(n_max);
+        let rows = {
+            let fresh: HashMap<&OctalCode, &OctalRow> = wanted.iter().zip(&solved).collect();
+            let row_of = |image| {
+                fresh
+                    .get(image)
+                    .copied()
+                    .unwrap_or_else(|| &recent.rows[image])
+            };
+            codes
+                .iter()
+                .zip(&images)
+                .map(|(code, image)| OctalRow {
+                    code: code.to_string(),
+                    ..row_of(image).clone()
+                })
+                .collect()
+        };
+        for (image, row) in wanted.into_iter().zip(solved) {
+            recent.keep(image, row);
+        }
+        Ok(rows)
     }
 
     /// Codes one call should take to keep the backend busy.
     pub fn codes_per_call(&self) -> u64 {
-        match self {
-            Backend::Cpu(_) => CPU_CODES_PER_THREAD * rayon::current_num_threads() as u64,
-            Backend::Gpu(_) => GPU_CODES_PER_CALL,
+        match self.device {
+            Device::Cpu(_) => CPU_CODES_PER_THREAD * rayon::current_num_threads() as u64,
+            Device::Gpu(_) => GPU_CODES_PER_CALL,
         }
     }
 
     /// Fraction of rows a scan re-checks unless told otherwise: the GPU path runs on drivers
     /// nimseq does not control, so a small sample is always checked there.
     pub fn default_verify_sample(&self) -> f64 {
-        match self {
-            Backend::Gpu(_) => 0.01,
-            Backend::Cpu(_) => 0.0,
+        match self.device {
+            Device::Gpu(_) => 0.01,
+            Device::Cpu(_) => 0.0,
         }
     }
 
-    /// The solver that re-checks this backend's rows: the CPU path the GPU's, the reference
-    /// the CPU path's; none checks the reference.
+    /// The solver that re-checks this backend's rows, code by code (each solved itself, so a
+    /// copied row checks the rule that copied it): the CPU path the GPU's, the reference the
+    /// CPU path's; none checks the reference.
     fn checker(&self) -> Option<ScanBackend> {
-        match self {
-            Backend::Gpu(_) => Some(ScanBackend::Cpu),
-            Backend::Cpu(ScanBackend::Cpu) => Some(ScanBackend::Reference),
-            Backend::Cpu(ScanBackend::Reference) => None,
+        match self.device {
+            Device::Gpu(_) => Some(ScanBackend::Cpu),
+            Device::Cpu(ScanBackend::Cpu) => Some(ScanBackend::Reference),
+            Device::Cpu(ScanBackend::Reference) => None,
         }
     }
 }
@@ -156,7 +270,7 @@ pub struct Calibration {
 impl Calibration {
     /// Times both on codes spread evenly over the scan (as many as one GPU call takes, within
     /// 2^22 values), checking that their rows are the same.
-    pub fn run(opts: &ScanOptions, gpu: &OctalGpu<'_>) -> Result<Self, ScanError> {
+    pub fn run(opts: &ScanOptions, gpu: &Backend<'_>) -> Result<Self, ScanError> {
         let n = (opts.n_max / 8).max(1024).min(opts.n_max);
         let total = code_count(opts.digits, opts.base) as usize;
         let wanted = (GPU_CODES_PER_CALL as usize)
@@ -167,7 +281,8 @@ impl Calibration {
             .collect();
         let quiet = ProgressBar::hidden();
         let start = std::time::Instant::now();
-        let want = Backend::Cpu(ScanBackend::Cpu).solve(&sample, n, opts.budget, &quiet)?;
+        let want =
+            Backend::from(Device::Cpu(ScanBackend::Cpu)).solve(&sample, n, opts.budget, &quiet)?;
         let cpu = start.elapsed();
         let start = std::time::Instant::now();
         let got = gpu.solve(&sample, n, opts.budget, &quiet)?;
@@ -211,16 +326,16 @@ impl<'c> Backend<'c> {
     /// stderr says which runs.
     pub fn chosen(chosen: &'c Chosen, opts: &ScanOptions) -> Result<Self, ScanError> {
         Ok(match chosen {
-            Chosen::Reference => Backend::Cpu(ScanBackend::Reference),
-            Chosen::Cpu => Backend::Cpu(ScanBackend::Cpu),
+            Chosen::Reference => Device::Cpu(ScanBackend::Reference).into(),
+            Chosen::Cpu => Device::Cpu(ScanBackend::Cpu).into(),
             Chosen::Gpu { ctx, auto: false } => {
                 log::info!("backend: gpu, {}", ctx.describe());
-                Backend::Gpu(OctalGpu::new(ctx).map_err(OctalError::Gpu)?)
+                Device::Gpu(OctalGpu::new(ctx).map_err(OctalError::Gpu)?).into()
             }
             Chosen::Gpu { ctx, auto: true } => {
                 let gpu = OctalGpu::new(ctx).map_err(OctalError::Gpu)?;
                 let (backend, why) = Backend::faster(opts, gpu)?;
-                announce_calibrated(ctx, matches!(backend, Backend::Gpu(_)), &why);
+                announce_calibrated(ctx, matches!(backend.device, Device::Gpu(_)), &why);
                 backend
             }
         })
@@ -230,17 +345,18 @@ impl<'c> Backend<'c> {
     /// the scan's codes ([`Calibration`]), with the reason in words. Small scans, and a GPU
     /// that fails its calibration, take the CPU path; rows that differ are a bug and an error.
     pub fn faster(opts: &ScanOptions, gpu: OctalGpu<'c>) -> Result<(Self, String), ScanError> {
-        let cpu = Backend::Cpu(ScanBackend::Cpu);
+        let cpu = Device::Cpu(ScanBackend::Cpu).into();
         if code_count(opts.digits, opts.base).saturating_mul(opts.n_max as u64) < CALIBRATE_FROM {
             return Ok((cpu, "a small scan, done in moments either way".into()));
         }
         let name = gpu.context().info.name.clone();
+        let gpu = Backend::from(Device::Gpu(gpu));
         Ok(match Calibration::run(opts, &gpu) {
             Err(ScanError::Octal(OctalError::Gpu(e))) => {
                 (cpu, format!("{name} failed its calibration: {e}"))
             }
             Err(e) => return Err(e),
-            Ok(c) if c.gpu < c.cpu => (Backend::Gpu(gpu), format!("faster than the cpu path: {c}")),
+            Ok(c) if c.gpu < c.cpu => (gpu, format!("faster than the cpu path: {c}")),
             Ok(c) => (cpu, format!("faster than {name}: {c}")),
         })
     }
@@ -515,7 +631,7 @@ fn verify_sample(
     let (Some(checker), Some(sample)) = (backend.checker(), Sample::new(fraction)) else {
         return Ok(());
     };
-    let checker_name = Backend::Cpu(checker).name();
+    let checker_name = Backend::from(Device::Cpu(checker)).name();
     let threads = rayon::current_num_threads();
     codes
         .par_iter()
@@ -539,13 +655,14 @@ fn verify_sample(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::octal::row;
 
     /// A row that differs from its checker's is reported with both rows; equal rows pass, and
     /// a fraction of 0 checks nothing.
     #[test]
     fn a_sampled_row_that_differs_is_an_error() {
         let codes: Vec<OctalCode> = codes(1, 8, 0).collect();
-        let cpu = Backend::Cpu(ScanBackend::Cpu);
+        let cpu = Backend::from(Device::Cpu(ScanBackend::Cpu));
         let quiet = ProgressBar::hidden();
         let mut rows = cpu.solve(&codes, 300, Budget::UNLIMITED, &quiet).unwrap();
         verify_sample(&cpu, &codes, &rows, 300, 1.0, Budget::UNLIMITED).unwrap();
@@ -563,5 +680,48 @@ mod tests {
             "{message}"
         );
         verify_sample(&cpu, &codes, &rows, 300, 0.0, Budget::UNLIMITED).unwrap();
+    }
+
+    /// The CPU path copies the rows of codes that are the same game (3-digit codes: 448 are
+    /// 278 games with d0 = 0, 152 with 4): every row, fed as a scan feeds it (16 codes a call),
+    /// equals the reference's own row of that code; then the same codes to another length,
+    /// where the rows kept for the first must not be taken.
+    #[test]
+    fn copied_rows_equal_the_reference() {
+        let quiet = ProgressBar::hidden();
+        let reference = Device::Cpu(ScanBackend::Reference);
+        for d0 in FIRST_DIGITS {
+            let all: Vec<OctalCode> = codes(3, 8, d0).collect();
+            let cpu = Backend::from(Device::Cpu(ScanBackend::Cpu));
+            for n in [500, 300] {
+                let want = reference.solve(&all, n, Budget::UNLIMITED, &quiet).unwrap();
+                let got: Vec<OctalRow> = all
+                    .chunks(16)
+                    .flat_map(|c| cpu.solve(c, n, Budget::UNLIMITED, &quiet).unwrap())
+                    .collect();
+                assert_eq!(got.len(), want.len());
+                for (got, want) in got.iter().zip(&want) {
+                    assert_eq!(got, want, "d0 = {d0}, n = {n}");
+                }
+            }
+        }
+    }
+
+    /// The rows kept are the last [`RECENT_ROWS`]: older ones go first.
+    #[test]
+    fn recent_rows_are_bounded() {
+        let row = |code: &OctalCode| row::row(code, &[0, 1], None, 2);
+        let mut recent = Recent::default();
+        let many: Vec<OctalCode> = codes(6, 8, 0).take(RECENT_ROWS + 10).collect();
+        for code in &many {
+            recent.to(2).keep(code.clone(), row(code));
+        }
+        assert_eq!(
+            (recent.rows.len(), recent.order.len()),
+            (RECENT_ROWS, RECENT_ROWS)
+        );
+        assert!(!recent.rows.contains_key(&many[9]));
+        assert_eq!(recent.rows[&many[10]], row(&many[10]));
+        assert!(recent.to(3).rows.is_empty());
     }
 }
