@@ -7,7 +7,8 @@ and a summary to results/octal/.
 Each half is `nimseq octal scan --digits D --d0 Z --n-max N --backend cpu --out FILE`: rows
 are written as chunks finish, so a killed run (or the end of a working day) loses at most the
 chunks in flight, and the next run of this script resumes the scan where it stopped. Every
-run's wall time is kept in DIR/times.tsv, so the summary's time is the sum over all runs.
+run's wall time is kept in DIR/times.tsv, a line a minute while it runs (so a run killed with
+its machine counts to its last minute), and the summary's time is the sum over all runs.
 Once both halves are done, the rows go to results/octal/ and the summary to
 results/octal/survey-digits-D-nN.md: how many codes settle (a period certified by the
 Guy-Smith window at a doubling of n from 1024), where, the longest periods and pre-periods,
@@ -21,6 +22,7 @@ import os
 import shutil
 import subprocess
 import sys
+import threading
 import time
 
 from machine import machine
@@ -34,14 +36,30 @@ def scan(args, d0):
         return path
     more = ["--resume"] if os.path.exists(path) else []
     started = time.time()
-    done = subprocess.run([args.nimseq, "octal", "scan", "--digits", str(args.digits),
-                           "--d0", str(d0), "--n-max", str(args.n), "--backend", "cpu",
-                           "--out", path, *more], stderr=subprocess.PIPE, text=True)
-    with open(os.path.join(args.work, "times.tsv"), "a") as f:
-        f.write(f"{name}\t{time.strftime('%Y-%m-%dT%H:%M:%SZ', time.gmtime(started))}\t"
-                f"{time.time() - started:.1f}\t{done.returncode}\n")
-    if done.returncode != 0:
-        sys.exit(f"the scan of {name} stopped ({done.returncode}): {done.stderr.strip()}; "
+    stamp = time.strftime('%Y-%m-%dT%H:%M:%SZ', time.gmtime(started))
+
+    def record(status):
+        with open(os.path.join(args.work, "times.tsv"), "a") as f:
+            f.write(f"{name}\t{stamp}\t{time.time() - started:.1f}\t{status}\t"
+                    f"{machine()}\n")
+
+    run = subprocess.Popen([args.nimseq, "octal", "scan", "--digits", str(args.digits),
+                            "--d0", str(d0), "--n-max", str(args.n), "--backend", "cpu",
+                            "--out", path, *more], stderr=subprocess.PIPE, text=True)
+    # stderr is read on a thread of its own, so that a full pipe cannot stall the scan.
+    errors = []
+    reader = threading.Thread(target=lambda: errors.append(run.stderr.read()))
+    reader.start()
+    while True:
+        try:
+            rc = run.wait(timeout=60)
+            break
+        except subprocess.TimeoutExpired:
+            record("running")
+    reader.join()
+    record(rc)
+    if rc != 0:
+        sys.exit(f"the scan of {name} stopped ({rc}): {errors[0].strip()}; "
                  "run this script again to resume it")
     return path
 
@@ -55,13 +73,15 @@ def summary(args, paths):
     every = [r for d0 in rows for r in rows[d0]]
     settled = [r for r in every if r["period"]]
     open_rows = [r for r in every if not r["period"]]
-    wall, runs = 0.0, 0
+    # A run's last line holds its time; the machines the runs had, in order of first use.
+    seconds, machines = {}, []
     with open(os.path.join(args.work, "times.tsv")) as f:
         for line in f:
-            name, _, seconds, _ = line.rstrip("\n").split("\t")
+            name, started, wall, _, on = line.rstrip("\n").split("\t")
             if name.endswith(f"-digits-{args.digits}-n{args.n}.csv"):
-                wall += float(seconds)
-                runs += 1
+                seconds[(name, started)] = float(wall)
+                machines += [on] if on not in machines else []
+    wall, runs = sum(seconds.values()), len(seconds)
     out = [
         f"# Every octal code of {args.digits} digits to G(0..{args.n})",
         "",
@@ -69,7 +89,8 @@ def summary(args, paths):
         f"({args.machine}): `nimseq octal scan --digits {args.digits} --d0 Z --n-max {args.n} "
         f"--backend cpu --out FILE` for Z = 0 and 4, {wall / 3600:.2f} hours of wall time in "
         f"{runs} runs (a run resumes the scan where the one before stopped; the rows are the "
-        "same as one run's).",
+        "same as one run's), on " + "; ".join(machines) + ". A code that is the same game as "
+        "a smaller one (docs/octal.md, \"Codes that are the same game\") takes its row.",
         "",
         "| file | codes | settled | not settled | sha256 |",
         "|---|--:|--:|--:|---|",
