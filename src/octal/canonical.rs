@@ -39,7 +39,6 @@ mod tests {
     use std::collections::HashSet;
 
     use super::*;
-    use crate::octal::scan::codes;
 
     fn code(text: &str) -> OctalCode {
         text.parse().unwrap()
@@ -64,7 +63,18 @@ mod tests {
     #[test]
     fn distinct_games_of_the_scans() {
         for (digits, d0, games) in [(3, 0, 278), (3, 4, 152), (4, 0, 1406), (4, 4, 640)] {
-            let images: HashSet<OctalCode> = codes(digits, 8, d0).map(|c| canonical(&c)).collect();
+            // Every `d0.d1...dD` with `dD != 0`: the digits of 8^D + k, past its leading 1.
+            let all: Vec<OctalCode> = (0..8usize.pow(digits))
+                .filter(|k| k % 8 != 0)
+                .map(|k| {
+                    code(&format!(
+                        "{d0}.{}",
+                        &format!("{:o}", 8usize.pow(digits) + k)[1..]
+                    ))
+                })
+                .collect();
+            assert_eq!(all.len(), 7 * 8usize.pow(digits - 1));
+            let images: HashSet<OctalCode> = all.iter().map(canonical).collect();
             assert_eq!(images.len(), games, "{digits} digits, d0 = {d0}");
         }
     }
