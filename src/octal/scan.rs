@@ -134,6 +134,14 @@ pub const GPU_CODES_PER_CALL: u64 = 4096;
 const CPU_CODES_PER_THREAD: u64 = 8;
 
 impl Device<'_> {
+    pub fn name(&self) -> &'static str {
+        match self {
+            Device::Cpu(ScanBackend::Reference) => "reference",
+            Device::Cpu(ScanBackend::Cpu) => "cpu",
+            Device::Gpu(_) => "gpu",
+        }
+    }
+
     /// The rows of `codes` to `n_max`, in order, the GPU's host copies within `budget`; the
     /// GPU says in the message of `progress` how far its rounds got. Every code is solved
     /// itself (what `nimseq bench` times).
@@ -158,14 +166,6 @@ impl Device<'_> {
 }
 
 impl Backend<'_> {
-    pub fn name(&self) -> &'static str {
-        match self.device {
-            Device::Cpu(ScanBackend::Reference) => "reference",
-            Device::Cpu(ScanBackend::Cpu) => "cpu",
-            Device::Gpu(_) => "gpu",
-        }
-    }
-
     /// The rows of `codes` to `n_max`, in order (see [`Device::solve`]). The fast paths
     /// solve only the canonical codes whose rows they do not keep, and keep them.
     pub fn solve(
@@ -631,7 +631,7 @@ fn verify_sample(
     let (Some(checker), Some(sample)) = (backend.checker(), Sample::new(fraction)) else {
         return Ok(());
     };
-    let checker_name = Backend::from(Device::Cpu(checker)).name();
+    let checker_name = Device::Cpu(checker).name();
     let threads = rayon::current_num_threads();
     codes
         .par_iter()
@@ -643,7 +643,7 @@ fn verify_sample(
                 return Ok(());
             }
             Err(ScanError::Mismatch {
-                backend: backend.name(),
+                backend: backend.device.name(),
                 checker: checker_name,
                 code: code.to_string(),
                 got: csv_line(got)?,
