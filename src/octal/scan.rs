@@ -23,7 +23,7 @@ use crate::backend::{Chosen, announce_calibrated};
 use crate::memory::{Budget, OverBudget};
 use crate::output::parquet::Column;
 use crate::output::resumable::ResumeError;
-use crate::output::scan::{Plan, Sample, Scan, ScanOutput, SolveOn, Tally};
+use crate::output::scan::{Items, OneByOne, Plan, Sample, Scan, ScanOutput, SolveOn, Tally};
 use crate::output::{Field, Format, ReadFields, Row};
 
 /// Digits after the point a scan may ask for: 6 is 229,376 octal codes.
@@ -526,8 +526,8 @@ impl Scan for ScanOptions {
         code_count(self.digits, self.base)
     }
 
-    fn items(&self, skip: u64) -> impl Iterator<Item = OctalCode> + '_ {
-        codes(self.digits, self.base, self.d0).skip(skip as usize)
+    fn items(&self, skip: u64) -> impl Items<Item = OctalCode> + '_ {
+        OneByOne(codes(self.digits, self.base, self.d0).skip(skip as usize))
     }
 
     fn header(&self) -> &'static str {

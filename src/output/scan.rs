@@ -100,6 +100,30 @@ impl ScanOutput {
     }
 }
 
+/// A scan's items in order, listed a call at a time.
+pub trait Items: Iterator {
+    /// Appends the next `n` items (fewer at the end) to `list`: the scan's writing thread lists
+    /// every item while the others solve, so where items come cheaper in runs than one by one,
+    /// this lists them so.
+    fn list_into(&mut self, list: &mut Vec<Self::Item>, n: usize);
+}
+
+/// Items listed one by one.
+pub struct OneByOne<I>(pub I);
+
+impl<I: Iterator> Iterator for OneByOne<I> {
+    type Item = I::Item;
+    fn next(&mut self) -> Option<I::Item> {
+        self.0.next()
+    }
+}
+
+impl<I: Iterator> Items for OneByOne<I> {
+    fn list_into(&mut self, list: &mut Vec<I::Item>, n: usize) {
+        list.extend(self.0.by_ref().take(n));
+    }
+}
+
 /// A scan's own part: its items, their rows, its checks. It serialises to the flags that
 /// decide its rows, which a resumed run must share. [`SolveOn`] says how a backend solves it.
 pub trait Scan: Serialize + Sync {
@@ -120,7 +144,7 @@ pub trait Scan: Serialize + Sync {
     /// Items in the whole scan.
     fn count(&self) -> u64;
     /// The items from the `skip`-th on, in scan order.
-    fn items(&self, skip: u64) -> impl Iterator<Item = Self::Item> + '_;
+    fn items(&self, skip: u64) -> impl Items<Item = Self::Item> + '_;
     /// The CSV header of the rows.
     fn header(&self) -> &'static str;
     /// The header, recorded in the job where a scan's rows changed columns since older builds
@@ -466,7 +490,7 @@ impl<'w, W: Scan, T: Tally<W::Item, W::Solved>> ScanJob<'w, W, T> {
         let mut take = |k: u64| -> Vec<W::Item> {
             let n = (items_below(k + chunks_from(k)) - items_below(k)) as usize;
             let mut list = Vec::with_capacity(n);
-            list.extend(items.by_ref().take(n));
+            items.list_into(&mut list, n);
             list
         };
         // A call is solved on another thread while the one before is written and checkpointed

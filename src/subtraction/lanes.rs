@@ -32,6 +32,7 @@
 //! lane may hold, not for all its sets.
 
 use std::ops::Range;
+use std::sync::Mutex;
 
 use rayon::prelude::*;
 
@@ -129,17 +130,68 @@ struct Shape(u128);
 const SHAPE_MOVES_BELOW: u32 = 1 << 21;
 
 impl Shape {
-    /// `None` for a triple `c = a + b` (see the module doc), and for sets with a move of
-    /// [`SHAPE_MOVES_BELOW`] or more.
-    #[inline]
-    fn of(set: &MoveSet) -> Option<Shape> {
-        let moves = set.moves();
-        if let &[a, b, c] = moves
-            && c == a + b
-        {
+    /// The runs of one shape among `sets` (the first the `first`-th of the call), in order.
+    fn runs(mut sets: &[MoveSet], mut first: usize) -> Vec<(Option<Shape>, Range<usize>)> {
+        let mut runs = Vec::new();
+        // Each stretch of one move count (a scan's sets have one).
+        while let Some(k) = sets.first().map(MoveSet::k) {
+            let (now, later) =
+                sets.split_at(sets.iter().position(|s| s.k() != k).unwrap_or(sets.len()));
+            runs.extend(match k {
+                2 => Self::runs_of::<2>(now, first),
+                3 => Self::runs_of::<3>(now, first),
+                4 => Self::runs_of::<4>(now, first),
+                5 => Self::runs_of::<5>(now, first),
+                6 => Self::runs_of::<6>(now, first),
+                _ => Self::runs_of::<7>(now, first),
+            });
+            (sets, first) = (later, first + now.len());
+        }
+        runs
+    }
+
+    /// [`Self::runs`] for sets of `K` moves. A set whose moves are those of the set before
+    /// but the one below the largest, in the same block of 64 rows, has its shape (unless it
+    /// is a triple `c = a + b`): most of a scan's sets, known without working out their shape.
+    fn runs_of<const K: usize>(
+        sets: &[MoveSet],
+        first: usize,
+    ) -> Vec<(Option<Shape>, Range<usize>)> {
+        let moves = |set: &MoveSet| *set.moves_of::<K>().expect("a stretch of K moves");
+        let block = |s: u32| s.div_ceil(64) << 1 | u32::from(s < 64);
+        let mut runs = Vec::new();
+        let mut before = moves(&sets[0]);
+        let (mut shape, mut start) = (Self::of_moves::<K>(&before), first);
+        for (i, set) in (first..).zip(sets).skip(1) {
+            let now = moves(set);
+            let same = K >= 3
+                && shape.is_some()
+                && now[..K - 2] == before[..K - 2]
+                && now[K - 1] == before[K - 1]
+                && block(now[K - 2]) == block(before[K - 2])
+                && !(K == 3 && now[2] == now[0] + now[1]);
+            before = now;
+            if same {
+                continue;
+            }
+            let next = Self::of_moves::<K>(&now);
+            if next != shape {
+                runs.push((shape, start..i));
+                (shape, start) = (next, i);
+            }
+        }
+        runs.push((shape, start..first + sets.len()));
+        runs
+    }
+
+    /// The shape of a set of `K` moves: `None` for a triple `c = a + b` (see the module doc),
+    /// and for sets with a move of [`SHAPE_MOVES_BELOW`] or more.
+    #[inline(always)]
+    fn of_moves<const K: usize>(moves: &[u32; K]) -> Option<Shape> {
+        if K == 3 && moves[K - 1] == moves[0] + moves[1] {
             return None;
         }
-        if set.largest() >= SHAPE_MOVES_BELOW {
+        if moves[K - 1] >= SHAPE_MOVES_BELOW {
             return None;
         }
         // The passes a word takes, `ceil(64 / a)` for a least move `a < 64` (a table: a
@@ -154,7 +206,7 @@ impl Shape {
             passes
         };
         let passes = PASSES[moves[0].min(64) as usize];
-        let mut shape = u128::from(set.k() as u8) << 7 | u128::from(passes);
+        let mut shape = (K as u128) << 7 | u128::from(passes);
         for &s in moves {
             shape = shape << 16 | u128::from(s.div_ceil(64) << 1 | u32::from(s < 64));
         }
@@ -255,7 +307,8 @@ pub(super) struct LaneSolver<const P: usize, M: LaneMath> {
     share: Budget,
 }
 
-/// The sets of a batch: ranges of a call's sets. A set is known by its place in the batch.
+/// The sets of a batch: ranges of a call's sets. A set is known by its place in the batch: the
+/// range it is in and where in it, packed in one number ([`Place`]).
 #[derive(Clone, Copy)]
 pub(super) struct Batch<'s> {
     sets: &'s [MoveSet],
@@ -267,54 +320,70 @@ impl<'s> Batch<'s> {
         self.sets[self.ranges[0].start]
     }
 
-    fn len(self) -> usize {
-        self.ranges.iter().map(|range| range.len()).sum()
-    }
-
     /// Each set with its place.
-    fn iter(self) -> impl Iterator<Item = (u32, MoveSet)> + 's {
-        let sets = self
-            .ranges
-            .iter()
-            .flat_map(|range| &self.sets[range.clone()]);
-        (0..).zip(sets.copied())
+    fn iter(self) -> impl Iterator<Item = (Place, MoveSet)> + 's {
+        (0..).zip(self.ranges).flat_map(|(r, range)| {
+            (0..)
+                .zip(&self.sets[range.clone()])
+                .map(move |(at, &set)| (Place::new(r, at), set))
+        })
     }
 
     /// The index among the call's sets of the set at `place`.
-    fn index(self, place: u32) -> usize {
-        let mut place = place as usize;
-        for range in self.ranges {
-            if place < range.len() {
-                return range.start + place;
-            }
-            place -= range.len();
-        }
-        panic!("a place past the batch")
+    fn index(self, place: Place) -> usize {
+        self.ranges[place.range()].start + place.at()
     }
 }
 
-/// The answers of a batch: each set's solution by its place, and the sets not certified.
-pub(super) struct Answers {
-    solved: Vec<Solution>,
-    failed: Vec<(u32, NotCertified)>,
+/// Where a set is in its batch: the batch's range that holds it and the set's place in that
+/// range, packed (a lane keeps it, and a proved set's solution goes straight to it).
+#[derive(Clone, Copy)]
+struct Place(u32);
+
+impl Place {
+    /// Bits of the place within a range: a batch has at most [`BATCH`] sets.
+    const AT_BITS: u32 = BATCH.ilog2() + 1;
+
+    fn new(range: u32, at: u32) -> Self {
+        const { assert!(BATCH < 1 << Place::AT_BITS && BATCH.is_power_of_two()) };
+        Place(range << Self::AT_BITS | at)
+    }
+
+    fn range(self) -> usize {
+        (self.0 >> Self::AT_BITS) as usize
+    }
+
+    fn at(self) -> usize {
+        (self.0 & ((1 << Self::AT_BITS) - 1)) as usize
+    }
 }
 
-impl Answers {
-    fn new(len: usize) -> Self {
+/// The answers of a batch: each set's solution, written where the call's solutions hold it
+/// (a copy from a list of the batch's own cost a few percent of a scan), and the sets not
+/// certified.
+pub(super) struct Answers<'a> {
+    /// The call's solutions of each of the batch's ranges, in order.
+    pieces: Vec<&'a mut [Solution]>,
+    failed: Vec<(Place, NotCertified)>,
+}
+
+impl<'a> Answers<'a> {
+    /// The answers into `pieces`, the solutions of the batch's ranges in order.
+    fn new(pieces: Vec<&'a mut [Solution]>) -> Self {
         Answers {
-            solved: vec![Solution::default(); len],
+            pieces,
             failed: Vec::new(),
         }
     }
 
     /// Where the solution of the set at `place` goes.
-    fn slot(&mut self, place: u32) -> &mut Solution {
-        &mut self.solved[place as usize]
+    fn slot(&mut self, place: Place) -> &mut Solution {
+        &mut self.pieces[place.range()][place.at()]
     }
 
-    fn push(&mut self, place: u32, answer: Result<Solution, NotCertified>) {
+    fn push(&mut self, place: Place, answer: Result<Solution, NotCertified>) {
         match answer {
-            Ok(solution) => self.solved[place as usize] = solution,
+            Ok(solution) => *self.slot(place) = solution,
             Err(e) => self.failed.push((place, e)),
         }
     }
@@ -327,8 +396,8 @@ type MaxLen<'a> = &'a (dyn Fn(&MoveSet) -> usize + Sync);
 /// words run on them in registers and a refill changes one lane of each. Positions are counted
 /// from row 0 of the rows (64 a row), for every lane alike.
 struct Lanes<M: LaneMath, const K: usize, const PAIRS: usize> {
-    /// Each lane's set (its index in the scan, and the set), `None` if empty.
-    set: [Option<(u32, MoveSet)>; MAX_LANES],
+    /// Each lane's set (its place in the batch, and the set), `None` if empty.
+    set: [Option<(Place, MoveSet)>; MAX_LANES],
     /// The row of its first word, and the row at which it is handed over.
     start: [usize; MAX_LANES],
     stop: [usize; MAX_LANES],
@@ -396,7 +465,7 @@ where
         &mut self,
         batch: Batch,
         max_len: MaxLen,
-        out: &mut Answers,
+        out: &mut Answers<'_>,
     ) {
         // More near moves than moves: an instance the dispatch never calls.
         if NEAR > K {
@@ -618,7 +687,7 @@ where
         lanes: &mut Lanes<M, K, PAIRS>,
         l: usize,
         row: usize,
-        (i, set): (u32, MoveSet),
+        (i, set): (Place, MoveSet),
         dist: &[usize; K],
         base: &[usize; PAIRS],
         max_len: MaxLen,
@@ -767,7 +836,7 @@ pub(super) trait LaneCounts<const P: usize> {
         solver: &mut LaneSolver<P, M>,
         batch: Batch,
         max_len: MaxLen,
-        out: &mut Answers,
+        out: &mut Answers<'_>,
     );
 }
 
@@ -797,7 +866,7 @@ impl LaneCounts<2> for Planes<2> {
         solver: &mut LaneSolver<2, M>,
         batch: Batch,
         max_len: MaxLen,
-        out: &mut Answers,
+        out: &mut Answers<'_>,
     ) {
         match batch.first().k() {
             2 => by_near!(solver, 2, 1, batch, max_len, out),
@@ -812,7 +881,7 @@ impl LaneCounts<3> for Planes<3> {
         solver: &mut LaneSolver<3, M>,
         batch: Batch,
         max_len: MaxLen,
-        out: &mut Answers,
+        out: &mut Answers<'_>,
     ) {
         match batch.first().k() {
             4 => by_near!(solver, 4, 6, batch, max_len, out),
@@ -864,7 +933,7 @@ where
         }
     }
 
-    fn solve_batch(&mut self, batch: Batch, max_len: MaxLen, out: &mut Answers) {
+    fn solve_batch(&mut self, batch: Batch, max_len: MaxLen, out: &mut Answers<'_>) {
         match self {
             Worker::Portable(solver) => Planes::<P>::solve_batch(solver, batch, max_len, out),
             // SAFETY: the solver's math exists, so the CPU has the features (`detect`).
@@ -900,7 +969,7 @@ fn batch_avx2<const P: usize, M: LaneMath>(
     solver: &mut LaneSolver<P, M>,
     batch: Batch,
     max_len: MaxLen,
-    out: &mut Answers,
+    out: &mut Answers<'_>,
 ) where
     SetSolver<P>: MoveCounts<P>,
     Planes<P>: LaneCounts<P>,
@@ -915,7 +984,7 @@ fn batch_avx512<const P: usize, M: LaneMath>(
     solver: &mut LaneSolver<P, M>,
     batch: Batch,
     max_len: MaxLen,
-    out: &mut Answers,
+    out: &mut Answers<'_>,
 ) where
     SetSolver<P>: MoveCounts<P>,
     Planes<P>: LaneCounts<P>,
@@ -954,6 +1023,44 @@ pub fn solve_sets_with(
     }
 }
 
+/// A value taken from a pool, which gets it back when dropped.
+struct Pooled<'p, T> {
+    value: Option<T>,
+    pool: &'p Mutex<Vec<T>>,
+}
+
+impl<'p, T> Pooled<'p, T> {
+    /// One of `pool`'s values, or a new one.
+    fn take(pool: &'p Mutex<Vec<T>>, new: impl FnOnce() -> T) -> Self {
+        let value = pool.lock().expect("the pool is not poisoned").pop();
+        Pooled {
+            value: Some(value.unwrap_or_else(new)),
+            pool,
+        }
+    }
+}
+
+impl<T> Drop for Pooled<'_, T> {
+    fn drop(&mut self) {
+        if let (Some(value), Ok(mut pool)) = (self.value.take(), self.pool.lock()) {
+            pool.push(value);
+        }
+    }
+}
+
+impl<T> std::ops::Deref for Pooled<'_, T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        self.value.as_ref().expect("a value until dropped")
+    }
+}
+
+impl<T> std::ops::DerefMut for Pooled<'_, T> {
+    fn deref_mut(&mut self) -> &mut T {
+        self.value.as_mut().expect("a value until dropped")
+    }
+}
+
 /// Solves `sets` (of one plane count `P`) on all cores with `kernel`, each thread within
 /// `share`, as [`solve_sets_with`].
 fn solve<const P: usize>(
@@ -972,17 +1079,7 @@ where
     let mut runs: Vec<(Option<Shape>, Range<usize>)> = sets
         .par_chunks(BATCH)
         .enumerate()
-        .flat_map_iter(|(n, chunk)| {
-            let mut runs: Vec<(Option<Shape>, Range<usize>)> = Vec::new();
-            for (i, set) in (n * BATCH..).zip(chunk) {
-                let shape = Shape::of(set);
-                match runs.last_mut() {
-                    Some((last, range)) if *last == shape => range.end = i + 1,
-                    _ => runs.push((shape, i..i + 1)),
-                }
-            }
-            runs
-        })
+        .flat_map_iter(|(n, chunk)| Shape::runs(chunk, n * BATCH))
         .collect();
     runs.par_sort_unstable_by_key(|(shape, range)| (*shape, range.start));
     // Each batch with its shape (`None`: sets for the one-at-a-time solver).
@@ -1015,26 +1112,23 @@ where
         pieces[b].push(piece);
         rest = after;
     }
+    // Rayon makes a worker for each piece of the work it splits off, dozens a call: they are
+    // kept for the next piece, with the rows their lanes have touched.
+    let workers = Mutex::new(Vec::new());
     let failed = batches
         .par_iter()
         .zip(pieces)
         .map_init(
-            || Worker::<P>::new(kernel, share),
+            || Pooled::take(&workers, || Worker::<P>::new(kernel, share)),
             |worker, ((shape, ranges), pieces)| {
                 let batch = Batch { sets, ranges };
-                let mut out = Answers::new(batch.len());
+                let mut out = Answers::new(pieces);
                 if kernel != Kernel::One && shape.is_some() {
                     worker.solve_batch(batch, max_len, &mut out);
                 } else {
                     for (place, set) in batch.iter() {
                         out.push(place, worker.one().solve(set, max_len(&set)));
                     }
-                }
-                let mut answers = out.solved.as_slice();
-                for piece in pieces {
-                    let (now, later) = answers.split_at(piece.len());
-                    piece.copy_from_slice(now);
-                    answers = later;
                 }
                 (out.failed.into_iter())
                     .map(|(place, e)| (batch.index(place), e))
@@ -1131,6 +1225,65 @@ mod tests {
                     assert_eq!(got.key(), want.key(), "{set} with {kernel:?} (seed {seed})");
                 }
             }
+        }
+    }
+
+    /// The runs of one shape, found without working out most sets' shapes, are those of each
+    /// set's own shape: over scans of every move count (additive triples, moves across 64 and
+    /// 128) and a list of mixed move counts.
+    #[test]
+    fn runs_are_those_of_each_sets_shape() {
+        let shape = |set: &MoveSet| {
+            let moves = set.moves();
+            let m = |i: usize| moves[i];
+            match moves.len() {
+                3 if m(2) == m(0) + m(1) => None,
+                _ if set.largest() >= SHAPE_MOVES_BELOW => None,
+                k => {
+                    let passes = match m(0) < 64 {
+                        true => 64u32.div_ceil(m(0)),
+                        false => 1,
+                    };
+                    let mut shape = (k as u128) << 7 | u128::from(passes);
+                    for &s in moves {
+                        let rows = s.div_ceil(64);
+                        shape = shape << 16 | u128::from(rows << 1 | u32::from(s < 64));
+                    }
+                    Some(Shape(shape))
+                }
+            }
+        };
+        let mut lists: Vec<Vec<MoveSet>> = [(2, 300), (3, 150), (4, 40), (7, 14)]
+            .map(|(k, c)| SetFilter::sets_up_to(k, c).sets().collect())
+            .into();
+        lists.push(
+            lists
+                .iter()
+                .flat_map(|l| l.iter().step_by(7).copied())
+                .collect(),
+        );
+        for sets in lists {
+            let mut want: Vec<(Option<Shape>, Range<usize>)> = Vec::new();
+            for (i, set) in sets.iter().enumerate() {
+                match want.last_mut() {
+                    Some((last, range)) if *last == shape(set) => range.end = i + 1,
+                    _ => want.push((shape(set), i..i + 1)),
+                }
+            }
+            let got: Vec<_> = (sets.chunks(BATCH).enumerate())
+                .flat_map(|(n, chunk)| Shape::runs(chunk, n * BATCH))
+                .collect();
+            // Runs cut at a chunk's end are joined again.
+            let mut joined: Vec<(Option<Shape>, Range<usize>)> = Vec::new();
+            for (shape, range) in got {
+                match joined.last_mut() {
+                    Some((last, open)) if *last == shape && open.end == range.start => {
+                        open.end = range.end
+                    }
+                    _ => joined.push((shape, range)),
+                }
+            }
+            assert_eq!(joined, want);
         }
     }
 

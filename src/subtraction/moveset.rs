@@ -6,6 +6,7 @@ use std::fmt;
 use super::ruleset::Ruleset;
 use super::theory::gcd;
 use crate::InputError;
+use crate::output::scan::Items;
 
 /// The ruleset `{a, b, c}` with `0 < a < b < c`, without the allocation of a [`Ruleset`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -74,6 +75,16 @@ impl MoveSet {
     #[inline(always)]
     pub fn moves(&self) -> &[u32] {
         &self.moves[..self.k as usize]
+    }
+
+    /// The moves as an array of their count `K` (a loop over them unrolls), `None` if there
+    /// are not `K`.
+    #[inline(always)]
+    pub fn moves_of<const K: usize>(&self) -> Option<&[u32; K]> {
+        match self.k() == K {
+            true => self.moves[..K].try_into().ok(),
+            false => None,
+        }
     }
 
     /// The number of moves.
@@ -447,19 +458,69 @@ impl Sets<'_> {
 impl Iterator for Sets<'_> {
     type Item = MoveSet;
 
+    #[inline]
     fn next(&mut self) -> Option<MoveSet> {
         let k = self.filter.moves;
         while self.d <= self.filter.c_max {
             let mut moves = self.cur;
             moves[k - 1] = self.d;
             let set = MoveSet { moves, k: k as u8 };
-            self.step();
+            // The move below the largest steps on its own nearly always (a scan's writing
+            // thread lists every set, while the others solve them).
+            let i = k - 2;
+            match self.cur[i] < self.bounds[i].1 {
+                true => self.cur[i] += 1,
+                false => self.step(),
+            }
             if !self.filter.primitive || set.moves().iter().fold(0, |g, &m| gcd(g, m as usize)) == 1
             {
                 return Some(set);
             }
         }
         None
+    }
+}
+
+impl Items for Sets<'_> {
+    /// Without the primitive filter, the sets of a run of the move below the largest (the rest
+    /// fixed) in one loop, written in place: one at a time, each set was built on the stack
+    /// and copied, its wide load waiting for the narrow stores (most of the listing's time).
+    fn list_into(&mut self, list: &mut Vec<MoveSet>, n: usize) {
+        match self.filter.moves {
+            2 => self.list_runs::<2>(list, n),
+            3 => self.list_runs::<3>(list, n),
+            4 => self.list_runs::<4>(list, n),
+            5 => self.list_runs::<5>(list, n),
+            6 => self.list_runs::<6>(list, n),
+            _ => self.list_runs::<7>(list, n),
+        }
+    }
+}
+
+impl Sets<'_> {
+    /// [`Items::list_into`] for sets of `K` moves.
+    fn list_runs<const K: usize>(&mut self, list: &mut Vec<MoveSet>, n: usize) {
+        let end = list.len() + n;
+        while list.len() < end && self.d <= self.filter.c_max {
+            if self.filter.primitive {
+                list.extend(self.next());
+                continue;
+            }
+            let i = K - 2;
+            let (from, last) = (self.cur[i], self.bounds[i].1);
+            let count = (last - from + 1).min((end - list.len()) as u32);
+            let mut below = [0; K];
+            below[..K - 1].copy_from_slice(&self.cur[..K - 1]);
+            below[K - 1] = self.d;
+            list.extend((from..from + count).map(|m| {
+                let mut moves = [0; MAX_SCAN_MOVES];
+                moves[..K].copy_from_slice(&below);
+                moves[i] = m;
+                MoveSet { moves, k: K as u8 }
+            }));
+            self.cur[i] = from + count - 1;
+            self.step();
+        }
     }
 }
 
@@ -555,6 +616,21 @@ mod tests {
                             let got: Vec<Vec<u32>> = f.sets().map(|s| s.moves().to_vec()).collect();
                             assert_eq!(got.iter().collect::<Vec<_>>(), want, "{f:?}");
                             assert_eq!(f.count(), Some(want.len() as u64), "{f:?}");
+                            // Listed in runs, `n` at a time, cutting runs anywhere.
+                            for n in [1, 7, 1000] {
+                                let (mut sets, mut listed) = (f.sets(), Vec::new());
+                                loop {
+                                    let before = listed.len();
+                                    sets.list_into(&mut listed, n);
+                                    assert!(listed.len() - before <= n);
+                                    if listed.len() == before {
+                                        break;
+                                    }
+                                }
+                                let listed: Vec<Vec<u32>> =
+                                    listed.iter().map(|s| s.moves().to_vec()).collect();
+                                assert_eq!(listed.iter().collect::<Vec<_>>(), want, "{f:?}, {n}");
+                            }
                         }
                     }
                 }

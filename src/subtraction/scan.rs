@@ -24,7 +24,7 @@ use crate::gpu::GpuError;
 use crate::memory::{Budget, OverBudget};
 use crate::output::parquet::{Column, Kind};
 use crate::output::resumable::ResumeError;
-use crate::output::scan::{Plan, Sample, Scan, ScanJob, ScanOutput, SolveOn, Tally};
+use crate::output::scan::{Items, Plan, Sample, Scan, ScanJob, ScanOutput, SolveOn, Tally};
 use crate::output::{CsvLine, Field, ReadFields, Row};
 
 /// One row of a scan's output.
@@ -485,6 +485,10 @@ impl Tally<MoveSet, Solution> for ScanSummary {
         ScanSummary::add(self, t, s);
     }
 
+    fn add_chunk(&mut self, sets: &[MoveSet], solved: &[Solution]) {
+        self.add_rows(sets, solved);
+    }
+
     fn add_work(&mut self, part: &Self) {
         self.values += part.values;
     }
@@ -514,8 +518,12 @@ impl Scan for ScanOptions {
             .expect("a checked filter counts within u64")
     }
 
-    fn items(&self, skip: u64) -> impl Iterator<Item = MoveSet> + '_ {
-        self.filter.sets().skip(skip as usize)
+    fn items(&self, skip: u64) -> impl Items<Item = MoveSet> + '_ {
+        let mut sets = self.filter.sets();
+        if let Some(last) = skip.checked_sub(1) {
+            sets.nth(last as usize);
+        }
+        sets
     }
 
     fn header(&self) -> &'static str {

@@ -14,6 +14,12 @@ use super::solution::Solution;
 const FNV_OFFSET: u64 = 1_469_598_103_934_665_603;
 const FNV_PRIME: u64 = 0x0000_0100_0000_01b3;
 
+/// Takes one field into an FNV-1a checksum.
+#[inline(always)]
+fn fnv_step(fnv: u64, field: u64) -> u64 {
+    (fnv ^ (field & 0xFFFF_FFFF)).wrapping_mul(FNV_PRIME)
+}
+
 /// Running totals over rows in scan order. Serialisable, so a checkpoint can carry it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ScanSummary {
@@ -68,51 +74,77 @@ pub fn pair_names(k: usize) -> Vec<String> {
 impl ScanSummary {
     /// Adds one row; rows must come in scan order for the checksum to match the peer's.
     pub fn add(&mut self, t: &MoveSet, s: &Solution) {
-        let (p, q) = (s.period as u64, s.preperiod as u64);
-        let moves = t.moves();
-        self.rulesets += 1;
-        self.purely_periodic += u64::from(q == 0);
-        let k = moves.len();
-        if self.period_pair_sums.is_empty() {
-            self.period_pair_sums = vec![0; pair_count(k)];
-        }
-        // The first pair, in the order of `pairs`, whose sum is the period, from a bit per
-        // pair: a loop that stops at it mispredicted its exit on most sets (this runs once a
-        // row, on the scan's one writing thread).
-        let mut sums_equal = 0u32;
-        for (bit, (i, j)) in pairs(k).enumerate() {
-            let equal = u64::from(moves[i]) + u64::from(moves[j]) == p;
-            sums_equal |= u32::from(equal) << bit;
-        }
-        match self
-            .period_pair_sums
-            .get_mut(sums_equal.trailing_zeros() as usize)
-        {
-            Some(n) => *n += 1,
-            None => self.period_other += 1,
-        }
-        self.sum_period += p;
-        self.sum_preperiod += q;
-        self.values += s.checked_len as u64;
-        if p > self.max_period.0 {
-            self.max_period = (p, moves.to_vec());
-        }
-        if q > self.max_preperiod.0 {
-            self.max_preperiod = (q, moves.to_vec());
-        }
-        // The peer XORs each field as a C `unsigned` (32 bits) into the 64-bit hash.
-        for &m in moves {
-            self.hash(u64::from(m));
-        }
-        self.hash(p);
-        self.hash(q);
+        self.add_rows(std::slice::from_ref(t), std::slice::from_ref(s));
     }
 
-    /// Takes one field into the checksum.
-    #[inline(always)]
-    fn hash(&mut self, field: u64) {
-        self.fnv ^= field & 0xFFFF_FFFF;
-        self.fnv = self.fnv.wrapping_mul(FNV_PRIME);
+    /// Adds rows of one move count, in scan order. This runs on the scan's one writing thread,
+    /// every row, beside the threads that solve: the loop holds the totals in registers, its
+    /// loops over the moves unrolled for their count.
+    pub fn add_rows(&mut self, sets: &[MoveSet], solutions: &[Solution]) {
+        match sets.first().map(MoveSet::k) {
+            None => {}
+            Some(2) => self.add_rows_of::<2>(sets, solutions),
+            Some(3) => self.add_rows_of::<3>(sets, solutions),
+            Some(4) => self.add_rows_of::<4>(sets, solutions),
+            Some(5) => self.add_rows_of::<5>(sets, solutions),
+            Some(6) => self.add_rows_of::<6>(sets, solutions),
+            Some(_) => self.add_rows_of::<7>(sets, solutions),
+        }
+    }
+
+    /// [`Self::add_rows`] for sets of `K` moves.
+    fn add_rows_of<const K: usize>(&mut self, sets: &[MoveSet], solutions: &[Solution]) {
+        if self.period_pair_sums.is_empty() {
+            self.period_pair_sums = vec![0; pair_count(K)];
+        }
+        // Rows by the first pair (in the order of `pairs`) whose sum is the period, and past
+        // them those whose period is no pair sum.
+        let mut classes = [0u64; pair_count(MOVE_NAMES.len()) + 1];
+        let (mut purely, mut sum_p, mut sum_q, mut values) = (0, 0, 0, 0);
+        let mut fnv = self.fnv;
+        for (t, s) in sets.iter().zip(solutions) {
+            let (p, q) = (s.period as u64, s.preperiod as u64);
+            let moves = t
+                .moves_of::<K>()
+                .expect("the rows' sets have one move count");
+            purely += u64::from(q == 0);
+            // A bit a pair whose sum is the period, without a loop that stops at the first
+            // (its exit mispredicted on most sets).
+            let (mut sums_equal, mut bit) = (0u32, 0);
+            for i in 0..K {
+                for j in i + 1..K {
+                    let equal = u64::from(moves[i]) + u64::from(moves[j]) == p;
+                    sums_equal |= u32::from(equal) << bit;
+                    bit += 1;
+                }
+            }
+            classes[(sums_equal | 1 << bit).trailing_zeros() as usize] += 1;
+            sum_p += p;
+            sum_q += q;
+            values += s.checked_len as u64;
+            if p > self.max_period.0 {
+                self.max_period = (p, moves.to_vec());
+            }
+            if q > self.max_preperiod.0 {
+                self.max_preperiod = (q, moves.to_vec());
+            }
+            // The peer XORs each field as a C `unsigned` (32 bits) into the 64-bit hash.
+            for &m in moves {
+                fnv = fnv_step(fnv, u64::from(m));
+            }
+            fnv = fnv_step(fnv_step(fnv, p), q);
+        }
+        let pairs = self.period_pair_sums.len();
+        for (n, add) in self.period_pair_sums.iter_mut().zip(classes) {
+            *n += add;
+        }
+        self.period_other += classes[pairs];
+        self.rulesets += sets.len() as u64;
+        self.purely_periodic += purely;
+        self.sum_period += sum_p;
+        self.sum_preperiod += sum_q;
+        self.values += values;
+        self.fnv = fnv;
     }
 
     /// The move count of the rows, from the number of pair sums (0 before the first row).
