@@ -158,7 +158,6 @@ impl Shape {
         first: usize,
     ) -> Vec<(Option<Shape>, Range<usize>)> {
         let moves = |set: &MoveSet| *set.moves_of::<K>().expect("a stretch of K moves");
-        let block = |s: u32| s.div_ceil(64) << 1 | u32::from(s < 64);
         let mut runs = Vec::new();
         let mut before = moves(&sets[0]);
         let (mut shape, mut start) = (Self::of_moves::<K>(&before), first);
@@ -168,7 +167,7 @@ impl Shape {
                 && shape.is_some()
                 && now[..K - 2] == before[..K - 2]
                 && now[K - 1] == before[K - 1]
-                && block(now[K - 2]) == block(before[K - 2])
+                && Self::move_code(now[K - 2]) == Self::move_code(before[K - 2])
                 && !(K == 3 && now[2] == now[0] + now[1]);
             before = now;
             if same {
@@ -208,9 +207,15 @@ impl Shape {
         let passes = PASSES[moves[0].min(64) as usize];
         let mut shape = (K as u128) << 7 | u128::from(passes);
         for &s in moves {
-            shape = shape << 16 | u128::from(s.div_ceil(64) << 1 | u32::from(s < 64));
+            shape = shape << 16 | u128::from(Self::move_code(s));
         }
         Some(Shape(shape))
+    }
+
+    /// What a shape holds of one move: the rows it reads back and whether it is below 64.
+    #[inline(always)]
+    fn move_code(s: u32) -> u32 {
+        s.div_ceil(64) << 1 | u32::from(s < 64)
     }
 }
 
